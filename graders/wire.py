@@ -1,0 +1,139 @@
+"""Parent-side decoding of the worker's answers into plain, validated values.
+
+The worker (graders/worker.py) sends JSON with a few tagged forms. Here every
+answer becomes one of: None, bool, int, float, str, tuple, list, a plain
+``numpy.ndarray`` with a numeric dtype, a :class:`SympyText` (the srepr text of
+a SymPy object, parsed later by the whitelisting parser in graders/exact.py),
+or a :class:`Rejected` that says why the value cannot be graded. Nothing here
+evaluates student text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_ELEMENTS = 2_000_000
+
+
+@dataclass(frozen=True)
+class SympyText:
+    text: str
+    cls: str
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A value the grader will not compare, with the reason in words."""
+
+    reason: str
+
+
+class ProtocolError(Exception):
+    """The worker sent something that is not a well-formed answer."""
+
+
+def encode(x):
+    """Parent -> worker: arrays as raw bytes, tuples tagged, rng as a seed."""
+    if isinstance(x, np.ndarray):
+        arr = np.ascontiguousarray(x)
+        return {"__nd__": {"dtype": arr.dtype.str, "shape": list(arr.shape),
+                           "b64": base64.b64encode(arr.tobytes()).decode("ascii")}}
+    if isinstance(x, Rng):
+        return {"__rng__": x.seed}
+    if isinstance(x, tuple):
+        return {"__tuple__": [encode(v) for v in x]}
+    if isinstance(x, list):
+        return [encode(v) for v in x]
+    if isinstance(x, dict):
+        return {k: encode(v) for k, v in x.items()}
+    if isinstance(x, float) and not math.isfinite(x):
+        return {"__float__": repr(float(x))}
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    return x
+
+
+@dataclass(frozen=True)
+class Rng:
+    """An argument that the worker turns into ``np.random.default_rng(seed)``."""
+
+    seed: int
+
+    def __repr__(self):
+        return f"np.random.default_rng({self.seed})"
+
+
+def decode(x, depth=0):
+    """Worker -> parent: validate shape and type of everything."""
+    if depth > 25:
+        raise ProtocolError("answer nested too deeply")
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    if isinstance(x, list):
+        return [decode(v, depth + 1) for v in x]
+    if not isinstance(x, dict) or len(x) == 0:
+        raise ProtocolError(f"unexpected value {type(x).__name__}")
+    if "__tuple__" in x:
+        items = x["__tuple__"]
+        if not isinstance(items, list):
+            raise ProtocolError("bad tuple")
+        return tuple(decode(v, depth + 1) for v in items)
+    if "__nd__" in x:
+        return _decode_array(x["__nd__"])
+    if "__sympy__" in x:
+        text, cls = x["__sympy__"], x.get("class", "")
+        if not isinstance(text, str) or not isinstance(cls, str):
+            raise ProtocolError("bad SymPy value")
+        return SympyText(text, cls)
+    if "__float__" in x:
+        text = x["__float__"]
+        if text not in ("nan", "inf", "-inf"):
+            raise ProtocolError("bad float")
+        return float(text)
+    if "__other__" in x:
+        return Rejected(f"a value of type {str(x['__other__'])[:200]}")
+    raise ProtocolError("unknown tagged value")
+
+
+def _decode_array(meta):
+    if not isinstance(meta, dict):
+        raise ProtocolError("bad array")
+    cls, kind, dtype = str(meta.get("class", "")), str(meta.get("kind", "")), str(meta.get("dtype", ""))
+    shape = meta.get("shape")
+    if not isinstance(shape, list) or not all(isinstance(n, int) and 0 <= n for n in shape) or len(shape) > 32:
+        raise ProtocolError("bad array shape")
+    size = int(np.prod(shape, dtype=np.float64)) if shape else 1
+    shown = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+    if size > MAX_ELEMENTS:
+        return Rejected(f"an array of shape {shown} ({size} elements), far larger than asked")
+    if kind == "O":
+        return Rejected(f"an array of dtype object, shape {shown}; use numeric float arrays")
+    if kind == "c":
+        return Rejected(f"an array of complex numbers (dtype {dtype}); the answer is real")
+    if kind in "USaV" or kind not in "biuf":
+        return Rejected(f"an array of dtype {dtype!s} (not numbers)")
+    if cls.startswith("numpy scalar "):
+        cls = "numpy.ndarray"
+        scalar = True
+    else:
+        scalar = False
+    if cls != "numpy.ndarray":
+        return Rejected(f"an instance of {cls[:120]}, a subclass of ndarray; return a plain numpy.ndarray")
+    try:
+        dt = np.dtype(dtype)
+        raw = base64.b64decode(meta.get("b64", ""), validate=True)
+    except (TypeError, ValueError, binascii.Error) as exc:
+        raise ProtocolError(f"bad array data: {exc}") from None
+    if dt.kind != kind or dt.kind not in "biuf" or len(raw) != size * dt.itemsize:
+        raise ProtocolError("array data does not match its dtype and shape")
+    arr = np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+    if scalar:
+        return arr.item()
+    return arr

@@ -1,0 +1,8 @@
+"""Mistake: shifts and normalises over the whole array instead of along the axis."""
+# diagnosis: normalised over the whole array
+import numpy as np
+
+
+def softmax(z, axis=-1):
+    e = np.exp(z - z.max())
+    return e / e.sum()
