@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print results in Gradescope's results.json shape instead of text")
     chk.add_argument("--public-only", action="store_true",
                      help="run only the public checks (what students see before the deadline)")
+    chk.add_argument("--only-failed", action="store_true",
+                     help="in the text report, list only the checks that lost points")
     chk.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                      help="time allowed for one call of your function (default: 10)")
     chk.add_argument("--color", choices=("auto", "always", "never"), default="auto",
@@ -92,7 +94,7 @@ def _check(parser, args) -> int:
                             call_timeout=args.timeout)
         results.append(result)
         if not args.json:
-            print(render_text([result], color=color, totals=False), flush=True)
+            print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
     if args.json:
         print(json.dumps(to_gradescope(results), indent=2))
     else:

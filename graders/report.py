@@ -14,7 +14,7 @@ def _pts(x):
     return f"{x:g}"
 
 
-def render_text(results, *, color=False, totals=True, summary_only=False, seconds=None) -> str:
+def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None) -> str:
     lines = []
     if not summary_only:
         for r in results:
@@ -22,12 +22,14 @@ def render_text(results, *, color=False, totals=True, summary_only=False, second
             if r.problem:
                 lines.append("  " + _paint(f"✗ {r.problem}", RED, color))
             for c in r.checks:
+                if only_failed and c.passed:
+                    continue
                 code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
                 tag = "" if c.visibility == "public" else _paint(" (hidden)", DIM, color)
                 lines.append(f"  {_paint(MARKS.get(c.outcome, '✗'), code, color)} "
                              f"{c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]")
                 if c.message and not (r.problem and c.message.endswith(r.problem)):
-                    for i, text in enumerate(c.message.splitlines()):
+                    for text in c.message.splitlines():
                         lines.append("      " + text)
             lines.append(f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}")
             lines.append("")

@@ -1,7 +1,8 @@
 """Run one student file in a worker child process and call its functions.
 
 ``Submission`` owns the child: it starts graders/worker.py with ``python -I``
-(no PYTHONPATH, no user site, no script directory on sys.path), talks to it
+(no PYTHONPATH, no user site, no script directory on sys.path)
+and ``-S`` (no .pth hooks: the grading package itself is not importable there), talks to it
 over two private pipes, drains the child's stdout and stderr without parsing
 them, and kills the whole process group on a timeout. Student code never runs
 in this process; every answer is decoded and validated by graders/wire.py.
@@ -15,6 +16,7 @@ import signal
 import struct
 import subprocess
 import sys
+import sysconfig
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,6 +26,10 @@ from graders import wire
 from graders.text import call_text
 
 WORKER = Path(__file__).with_name("worker.py")
+# The worker starts with -S (no site processing, so no .pth hooks such as the
+# editable install's finder that would make this package importable) and gets
+# only the library folders, for numpy and sympy.
+SITE_DIRS = tuple(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
 OUTPUT_KEEP = 8 << 10  # bytes of the student's own printing we keep for messages
 
@@ -114,7 +120,7 @@ class Submission:
     def start(self) -> Outcome:
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
-        cmd = [sys.executable, "-I", str(WORKER), str(self.path), str(req_r), str(res_w)]
+        cmd = [sys.executable, "-I", "-S", str(WORKER), str(self.path), str(req_r), str(res_w), *SITE_DIRS]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0",
                "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                "MPLBACKEND": "Agg", "LANG": "C.UTF-8"}

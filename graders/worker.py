@@ -1,8 +1,9 @@
 """The worker: the only process in which a student's code runs.
 
 This file is self-contained on purpose (standard library and NumPy only): the
-parent starts it as ``python -I worker.py FILE REQ_FD RES_FD`` so that it never
-imports the grading package, the graders or the reference solutions.
+parent starts it as ``python -I -S worker.py FILE REQ_FD RES_FD LIBDIR...`` so
+that it never imports the grading package, the graders or the reference
+solutions.
 
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
@@ -204,6 +205,7 @@ def load(filename):
 
 def main():
     filename, req_fd, res_fd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    sys.path.extend(sys.argv[4:])  # the library folders (numpy, sympy); no .pth hooks run
     try:
         module = load(filename)
     except BaseException as exc:

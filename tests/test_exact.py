@@ -1,0 +1,102 @@
+"""Exact answers: the whitelisting parser never evaluates code, and equal
+forms compare equal while wrong ones, numbers and floats are told apart."""
+
+import sympy as sp
+import pytest
+
+from graders import exact
+from graders.exact import ParseError, compare, parse
+from graders.wire import Rejected, SympyText
+
+D_K = sp.Symbol("d_k", positive=True, integer=True)
+A1 = sp.exp(1 / sp.sqrt(2)) / (1 + sp.exp(1 / sp.sqrt(2)))
+
+
+def srepr(x):
+    return SympyText(sp.srepr(x), type(x).__name__)
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('touch /tmp/pwned')",
+    "open('/etc/passwd').read()",
+    "(lambda: 1)()",
+    "[x for x in ()]",
+    "sp.__class__",
+    "Integer(1).__class__",
+    "Symbol(*['x'])",
+    "exec('1')",
+    "Function('f')(1)",
+])
+def test_code_is_never_run(text):
+    with pytest.raises(ParseError):
+        parse(text, {})
+
+
+def test_huge_powers_and_integers_are_refused_before_sympy_sees_them():
+    for text in ("10**100000", "Pow(Integer(2), Integer(10**9))", "9" * 100):
+        with pytest.raises(ParseError):
+            parse(text, {})
+
+
+def test_symbols_match_the_reference_by_name():
+    assert parse("Symbol('d_k')", {"d_k": D_K}) is D_K
+    assert parse("d_k**2", {"d_k": D_K}) == D_K**2
+
+
+@pytest.mark.parametrize("answer", [
+    srepr(1 / sp.sqrt(2)), srepr(sp.sqrt(2) / 2), "sqrt(2)/2", "2**(-1/2)", "1/sqrt(2)",
+])
+def test_equal_forms_get_full_credit(answer):
+    assert compare(1 / sp.sqrt(2), answer).fraction == 1.0
+
+
+def test_rewritten_softmax_weight_is_equal():
+    assert compare(A1, srepr(1 / (1 + sp.exp(-1 / sp.sqrt(2))))).outcome == "passed"
+
+
+def test_a_float_gets_half_credit_and_is_told_why():
+    v = compare(A1, float(A1.evalf()))
+    assert v.fraction == 0.5 and "exact form is expected" in v.message
+
+
+def test_a_wrong_value_gets_nothing_and_the_answer_is_not_revealed():
+    v = compare(A1, "1/2")
+    assert v.fraction == 0 and v.outcome == "failed"
+    assert "exp" not in v.message  # the message shows the student's value, never the reference
+
+
+def test_a_number_where_an_expression_in_d_k_is_asked():
+    v = compare(D_K, 64)
+    assert v.fraction == 0 and "every d_k" in v.message
+
+
+def test_symbol_without_assumptions_is_accepted():
+    assert compare(D_K, srepr(sp.Symbol("d_k"))).fraction == 1.0
+    assert compare(D_K, srepr(sp.Sum(1, (sp.Symbol("i"), 1, sp.Symbol("d_k"))))).fraction == 1.0
+
+
+def test_foreign_symbols_and_unusable_values_fail_plainly():
+    assert "uses x" in compare(D_K, "x").message
+    assert compare(D_K, Rejected("a value of type builtins.dict")).fraction == 0
+    assert compare(D_K, None).fraction == 0
+    assert compare(D_K, True).fraction == 0
+
+
+def test_an_undecidable_comparison_is_reported_as_undecided(monkeypatch):
+    # make numeric probing inconclusive and simplification "time out"
+    monkeypatch.setattr(exact, "_numerically_equal", lambda *a: None)
+
+    def too_slow(expected, actual, seconds):
+        return None
+
+    monkeypatch.setattr(exact, "_equal_within", too_slow)
+    v = compare(D_K, "d_k + 0*exp(d_k)")
+    assert v.outcome == "undecided" and v.fraction == 0 and "person" in v.message
+
+
+def test_the_time_bound_interrupts_a_slow_simplification():
+    with exact._time_limit(0.05) as timed_out:
+        with pytest.raises(exact._TimeUp):
+            while True:
+                pass
+    assert timed_out()
