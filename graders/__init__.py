@@ -1,0 +1,1 @@
+"""Grading engine and one grader per exercise slug; the attn-grade command."""
