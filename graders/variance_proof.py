@@ -1,0 +1,180 @@
+"""Grader for variance_proof: four exact results, one of them an expression in d_k.
+
+The public checks test what any right answer must look like (exact values,
+non-negative variances, Var(q·k) growing with d_k, the scaled variance not
+depending on d_k); the hidden checks compare each result exactly with the
+reference and name the common mistake a wrong answer matches.
+"""
+
+import cmath
+from functools import lru_cache
+
+import sympy as sp
+
+from graders.checks import Fail, check
+from graders.exact import _time_limit, _TimeUp, compare, to_expr  # noqa: PLC2701
+from graders.sandbox import StudentError
+
+D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
+SYMBOLS = {"d_k": D}
+PROBES = (1, 2, 3, 7, 64)
+FUNCS = ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance")
+VARIANCES = FUNCS[1:]
+
+
+# ------------------------------------------------------------------ helpers
+def _you(message):
+    """compare()'s words ("gave ...", "could not be read ...") as a sentence about the student."""
+    return f"you {message}" if message.startswith("gave") else f"your answer {message}"
+
+
+def _expr(sub, func):
+    """The student's answer as a SymPy expression in at most d_k, or Fail."""
+    expr, why = to_expr(sub.call(func), SYMBOLS)
+    if expr is None:
+        raise Fail(f"{func}(): {_you(why)}")
+    extra = sorted(s.name for s in expr.free_symbols if s.name != "d_k")
+    if extra:
+        raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which uses {', '.join(extra)}; only the symbol d_k "
+                   f"(defined at the top of the file) may appear")
+    return expr
+
+
+@lru_cache(maxsize=4096)
+def _at(expr, n):
+    """The value of ``expr`` at d_k = n as a complex number, or None (also after a second's work)."""
+    with _time_limit(1.0) as timed_out:
+        try:
+            z = complex(expr.xreplace({D: sp.Integer(n)}).evalf(30))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, _TimeUp):
+            return None
+    return z if cmath.isfinite(z) and not timed_out() else None
+
+
+def _values(func, expr):
+    """``expr`` at each probe d_k, or Fail naming the first size where it has no finite value."""
+    values = [_at(expr, n) for n in PROBES]
+    for n, v in zip(PROBES, values):
+        if v is None:
+            raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which does not evaluate to a finite number "
+                       f"at d_k = {n}")
+    return values
+
+
+def _same(a, b):
+    """Numerically equal at every probe d_k (loosely when ``a`` holds floats): a hint, not a verdict."""
+    tol = 1e-6 if a.atoms(sp.Float) else 1e-12
+    for n in PROBES:
+        za, zb = _at(a, n), _at(b, n)
+        if za is None or zb is None or abs(za - zb) > tol * max(1.0, abs(zb)):
+            return False
+    return True
+
+
+def _exact(sub, ref, func, mistakes):
+    """Hidden: ``func()`` must equal the reference exactly; name a matching known mistake.
+
+    ``mistakes`` is a sequence of (message, wrong value), or a function giving
+    one, called only once the answer is known to be wrong."""
+    value = sub.call(func)
+    verdict = compare(sp.sympify(getattr(ref, func)()), value, symbols=SYMBOLS)
+    if verdict.fraction >= 1:
+        return
+    hint = ""
+    if verdict.outcome == "failed":
+        expr, _ = to_expr(value, SYMBOLS)
+        if expr is not None:
+            mistakes = mistakes() if callable(mistakes) else mistakes
+            hint = next((m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))), "")
+    raise Fail(f"{func}(): {_you(verdict.message)}" + (f". It looks like {hint}" if hint else ""),
+               verdict.fraction, verdict.outcome)
+
+
+# ------------------------------------------------------------------ public checks
+@check("every answer is a real value, and variances are never negative", 0.5, uses=FUNCS)
+def answers_are_values(sub, ref):
+    for func in FUNCS:
+        expr = _expr(sub, func)
+        for n, z in zip(PROBES, _values(func, expr)):
+            if abs(z.imag) > 1e-12:
+                raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is not real at d_k = {n}")
+            if func in VARIANCES and z.real < -1e-12:
+                raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is negative at d_k = {n}; "
+                           f"a variance is an average of squares and is never negative")
+
+
+@check("dot_variance is an expression in d_k", 0.5, uses=("dot_variance",))
+def dot_variance_depends_on_dk(sub, ref):
+    expr = _expr(sub, "dot_variance")
+    values = _values("dot_variance", expr)
+    if D not in expr.free_symbols or all(abs(v - values[0]) < 1e-9 for v in values):
+        raise Fail(f"dot_variance(): you gave {sp.sstr(expr)}, which is the same for every d_k. Var(q·k) "
+                   f"changes with the size d_k, so give an expression in the symbol d_k that holds for every "
+                   f"d_k, not the value for one particular size")
+
+
+@check("scaled_dot_variance does not depend on d_k", 0.5, uses=("scaled_dot_variance",))
+def scaled_variance_is_constant(sub, ref):
+    scaled = _expr(sub, "scaled_dot_variance")
+    values = _values("scaled_dot_variance", scaled)
+    if all(abs(v - values[0]) < 1e-9 * max(1.0, abs(values[0])) for v in values):
+        return
+    try:  # the hint compares with the student's own Var(q·k), when there is one
+        dot = _expr(sub, "dot_variance")
+    except (Fail, StudentError):
+        dot = sp.nan
+    hint = next((m for m, wrong in (
+        ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / D),
+        ("q·k was divided by d_k instead of √d_k", dot / D**2),
+        ("the factor was not squared: Var(cX) = c² Var(X)", dot / sp.sqrt(D)),
+        ("your scaled variance is just dot_variance(): the division by √d_k was left out", dot),
+    ) if _same(scaled, wrong)), "")
+    raise Fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
+               f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
+               f"Dividing the scores by √d_k is meant to give the same variance for every d_k"
+               + (f". It looks like {hint}" if hint else ""))
+
+
+# ------------------------------------------------------------------ hidden checks
+@check("E[q_i k_i] is exact and right", 1, hidden=True, uses=("product_mean",))
+def product_mean_exact(sub, ref):
+    _exact(sub, ref, "product_mean", (
+        ("you used E[q_i²] (or a variance) instead of E[q_i] E[k_i], which independence allows", 1),
+    ))
+
+
+@check("Var(q_i k_i) is exact and right", 1, hidden=True, uses=("product_variance",))
+def product_variance_exact(sub, ref):
+    _exact(sub, ref, "product_variance", (
+        ("the variances of q_i and k_i were added; for a product of independent variables use "
+         "Var(q_i k_i) = E[q_i² k_i²] − E[q_i k_i]² and E[q_i² k_i²] = E[q_i²] E[k_i²]", 2),
+        ("q_i k_i never varies, which a variance of 0 would mean; use Var(X) = E[X²] − E[X]²", 0),
+    ))
+
+
+@check("Var(q·k) is exact and right for every d_k", 1.5, hidden=True, uses=("dot_variance",))
+def dot_variance_exact(sub, ref):
+    _exact(sub, ref, "dot_variance", (
+        ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", D**2),
+        ("you gave the standard deviation of q·k, not its variance", sp.sqrt(D)),
+        ("each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)", 2 * D),
+    ))
+
+
+@check("Var(q·k / √d_k) is exact and right", 1, hidden=True, uses=("scaled_dot_variance",))
+def scaled_dot_variance_exact(sub, ref):
+    def mistakes():
+        try:  # compared with the student's own Var(q·k), so a wrong one is not blamed twice
+            dot, _ = to_expr(sub.call("dot_variance"), SYMBOLS)
+        except StudentError:
+            dot = None
+        own = [] if dot is None else [
+            ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / D)]
+        return own + [
+            ("q·k was divided by d_k instead of √d_k", 1 / D),
+            ("the factor 1/√d_k was not squared: Var(cX) = c² Var(X)", sp.sqrt(D)),
+            ("the division by √d_k was left out", sp.sympify(ref.dot_variance())),
+            ("the variances of q_i and k_i were added in each term instead of multiplied", 2),
+        ]
+
+    _exact(sub, ref, "scaled_dot_variance", mistakes)

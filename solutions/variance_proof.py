@@ -1,0 +1,29 @@
+"""Reference solution for variance_proof: why the scores are divided by √d_k."""
+
+import sympy
+
+d_k = sympy.Symbol("d_k", positive=True, integer=True)
+
+# q_i, k_i independent N(0, 1): E[q_i] = E[k_i] = 0, E[q_i²] = E[k_i²] = 1.
+E_q, E_k = sympy.Integer(0), sympy.Integer(0)
+E_q2, E_k2 = sympy.Integer(1), sympy.Integer(1)
+
+
+def product_mean():
+    """E[q_i k_i] = E[q_i] E[k_i] (independence)."""
+    return E_q * E_k
+
+
+def product_variance():
+    """Var(q_i k_i) = E[q_i² k_i²] − E[q_i k_i]² = E[q_i²] E[k_i²] − (E[q_i] E[k_i])²."""
+    return E_q2 * E_k2 - (E_q * E_k) ** 2
+
+
+def dot_variance():
+    """Var(q·k) = sum of d_k independent terms, each of variance Var(q_i k_i)."""
+    return d_k * product_variance()
+
+
+def scaled_dot_variance():
+    """Var(q·k / √d_k) = Var(q·k) / (√d_k)²."""
+    return dot_variance() / sympy.sqrt(d_k) ** 2

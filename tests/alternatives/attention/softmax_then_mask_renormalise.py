@@ -1,0 +1,25 @@
+"""Correct: softmax first, then zero the masked weights AND renormalise each row (same result)."""
+import numpy as np
+
+
+def causal_mask(n):
+    return np.tril(np.full((n, n), True))
+
+
+def padding_mask(n_valid, n):
+    m = np.zeros((n, n), dtype=bool)
+    m[:, :n_valid] = True
+    return m
+
+
+def softmax(z):
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def attention(Q, K, V, mask=None):
+    att = softmax(Q @ K.T / np.sqrt(K.shape[-1]))
+    if mask is not None:
+        att = np.where(mask, att, 0.0)
+        att = att / att.sum(axis=-1, keepdims=True)
+    return att @ V, att

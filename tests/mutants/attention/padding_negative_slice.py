@@ -1,0 +1,23 @@
+"""Mistake: clears the padding with m[:, -(n - n_valid):], which clears everything when n_valid == n."""
+# diagnosis: nothing is padding
+import numpy as np
+
+
+def causal_mask(n):
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def padding_mask(n_valid, n):
+    m = np.ones((n, n), dtype=bool)
+    m[:, -(n - n_valid):] = False
+    return m
+
+
+def attention(Q, K, V, mask=None):
+    d_k = Q.shape[-1]
+    s = Q @ K.T / np.sqrt(d_k)
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    a = e / e.sum(axis=-1, keepdims=True)
+    return a @ V, a

@@ -1,0 +1,20 @@
+"""Mistake: scales by sqrt of the sequence length (len(K)) instead of d_k."""
+# diagnosis: square root of the number of keys
+import numpy as np
+
+
+def causal_mask(n):
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def padding_mask(n_valid, n):
+    return np.tile(np.arange(n) < n_valid, (n, 1))
+
+
+def attention(Q, K, V, mask=None):
+    s = Q @ K.T / np.sqrt(len(K))
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    a = e / e.sum(axis=-1, keepdims=True)
+    return a @ V, a

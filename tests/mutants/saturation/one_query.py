@@ -1,0 +1,20 @@
+"""Mistake: draws one query and reuses it for every trial, so the variance is that of q·k over keys."""
+# diagnosis: Does every trial draw a fresh query and a fresh key
+import numpy as np
+
+
+def dot_variances(d_k, trials, rng):
+    q = rng.standard_normal(d_k)
+    s = rng.standard_normal((trials, d_k)) @ q
+    return float(np.var(s)), float(np.var(s / np.sqrt(d_k)))
+
+
+def mean_top_weight(d_k, n_keys, trials, rng, scaled=True):
+    q = rng.standard_normal((trials, 1, d_k))
+    k = rng.standard_normal((trials, n_keys, d_k))
+    s = np.sum(q * k, axis=-1)
+    if scaled:
+        s = s / np.sqrt(d_k)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return float(w.max(axis=1).mean())
