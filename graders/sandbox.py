@@ -1,22 +1,21 @@
-"""Run one student file in a worker child process and call its functions.
+"""Run one student file in a confined worker process and call its functions.
 
-``Submission`` owns the child: it starts graders/worker.py with ``python -I``
-(no PYTHONPATH, no user site, no script directory on sys.path)
-and ``-S`` (no .pth hooks: the grading package itself is not importable there), talks to it
-over two private pipes, drains the child's stdout and stderr without parsing
-them, and kills the whole process group on a timeout. Student code never runs
-in this process; every answer is decoded and validated by graders/wire.py.
+``Submission`` asks the zygote (graders/zygote.py) for a worker: a fork of a
+clean process that has never loaded grader or solution code, which confines
+itself (graders/jail.py) and imports the student's file. The parent talks to
+it over two private pipes, drains its stdout and stderr without parsing them,
+and kills it on a timeout (which ends every process it started). Student code
+never runs in this process; every answer is decoded and validated by
+graders/wire.py.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
 import struct
-import subprocess
-import sys
-import sysconfig
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,12 +23,8 @@ from pathlib import Path
 
 from graders import wire
 from graders.text import call_text
+from graders.zygote import Jail, ZygoteError, shared
 
-WORKER = Path(__file__).with_name("worker.py")
-# The worker starts with -S (no site processing, so no .pth hooks such as the
-# editable install's finder that would make this package importable) and gets
-# only the library folders, for numpy and sympy.
-SITE_DIRS = tuple(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
 OUTPUT_KEEP = 8 << 10  # bytes of the student's own printing we keep for messages
 
@@ -80,6 +75,8 @@ class Outcome:
     ready: bool
     message: str = ""
     functions: list = field(default_factory=list)
+    measures: list = field(default_factory=list)  # how the worker was confined, in words
+    missing: list = field(default_factory=list)  # protections the system could not give
 
 
 class _Drain(threading.Thread):
@@ -99,76 +96,78 @@ class _Drain(threading.Thread):
                 self.kept += chunk[: OUTPUT_KEEP - len(self.kept)]
 
 
-class Submission:
-    """One student file, loaded in its own worker process.
+class Worker:
+    """One confined process serving one student's folder (all their exercise files).
 
-    ``call(name, *args)`` returns the decoded answer or raises a StudentError.
-    A worker that dies or hangs is replaced by a fresh one (a fresh import) on
-    the next call, up to ``max_restarts`` times.
+    Spawned lazily by the zygote; ``request`` sends one message and waits for
+    the answer with a timeout. A worker that hangs is killed (with everything
+    it started); one that ends is noticed. Either way the next request gets a
+    fresh worker, so one broken exercise does not spoil the others.
     """
 
-    def __init__(self, path, *, call_timeout=10.0, import_timeout=30.0, max_restarts=3):
-        self.path = Path(path).resolve()
-        self.call_timeout, self.import_timeout = call_timeout, import_timeout
-        self.restarts_left = max_restarts
-        self.proc = None
-        self.outcome = None
+    def __init__(self, folder, *, jail: Jail | None = None, zygote=None, import_timeout=30.0):
+        self.folder = Path(folder).resolve()
+        self.jail = jail or Jail.for_folder(self.folder)
+        self.zygote = zygote or shared()
+        self.import_timeout = import_timeout
+        self.pid = None
+        self.generation = 0  # how many processes this worker has had
+        self.exit_code = None
+        self.sandbox = {}
         self._next_id = 0
         self._drains = []
 
-    # ------------------------------------------------------------ lifecycle
-    def start(self) -> Outcome:
-        req_r, req_w = os.pipe()
-        res_r, res_w = os.pipe()
-        cmd = [sys.executable, "-I", "-S", str(WORKER), str(self.path), str(req_r), str(res_w), *SITE_DIRS]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0",
-               "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-               "MPLBACKEND": "Agg", "LANG": "C.UTF-8"}
-        for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-            if key in os.environ:
-                env[key] = os.environ[key]
+    @property
+    def alive(self):
+        return self.pid is not None
+
+    def ensure(self):
+        """Start a process if there is none; raise Crashed if that fails."""
+        if self.pid is not None:
+            return
         try:
-            self.proc = subprocess.Popen(
-                cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(req_r, res_w), cwd=str(self.path.parent), env=env, start_new_session=True)
-        finally:
-            os.close(req_r)
-            os.close(res_w)
-        self._req, self._res = req_w, res_r
-        self._drains = [_Drain(self.proc.stdout), _Drain(self.proc.stderr)]
+            self.pid, self._req, self._res, out, err = self.zygote.spawn(self.folder, self.jail)
+        except ZygoteError as exc:
+            raise Crashed(f"the grader could not start a worker: {exc}") from None
+        self.generation += 1
+        self.exit_code = None
+        self._drains = [_Drain(os.fdopen(out, "rb", buffering=0)), _Drain(os.fdopen(err, "rb", buffering=0))]
         for d in self._drains:
             d.start()
-        try:
-            msg = self._receive(self.import_timeout, "importing your file")
-        except StudentError as exc:
-            self.outcome = Outcome(False, str(exc))
-            return self.outcome
-        if not isinstance(msg, dict) or not isinstance(msg.get("ready"), bool):
+        hello = self._receive(self.import_timeout, "starting the worker")
+        if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
-            self.outcome = Outcome(False, "the worker sent a malformed greeting (did your file write to its pipes?)")
-        elif msg["ready"]:
-            names = [n for n in msg.get("functions", []) if isinstance(n, str)]
-            self.outcome = Outcome(True, functions=names)
-        else:
-            info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
-            self.outcome = Outcome(False, _import_message(self.path.name, info))
-            self.kill()
-        return self.outcome
+            raise Crashed("the worker sent a malformed greeting")
+        self.sandbox = hello.get("sandbox") if isinstance(hello.get("sandbox"), dict) else {}
 
-    def kill(self):
-        proc, self.proc = self.proc, None
-        if proc is None:
+    def request(self, msg, timeout, doing):
+        self.ensure()
+        self._next_id += 1
+        msg = dict(msg, id=self._next_id)
+        self._send(msg, doing)
+        answer = self._receive(timeout, doing)
+        if not isinstance(answer, dict) or answer.get("id") != self._next_id:
+            self.kill()
+            raise Crashed(f"the worker's answer while {doing} was out of order "
+                          f"(did your code write to the worker's pipes?)")
+        return answer
+
+    def kill(self, ended=False):
+        """End the process and everything it started; idempotent. ``ended``: it already hung up."""
+        pid, self.pid = self.pid, None
+        if pid is None:
             return
         for fd in (self._req, self._res):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        proc.wait()
+        if not ended:
+            try:
+                os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.exit_code = self.zygote.status(pid)
         for d in self._drains:
             d.join(timeout=1)
 
@@ -184,45 +183,7 @@ class Submission:
     def output(self) -> str:
         return "".join(d.kept.decode("utf-8", "replace") for d in self._drains)
 
-    # ------------------------------------------------------------ calls
-    def call(self, func, *args, **kwargs):
-        """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
-        return self.call_full(func, *args, **kwargs)[0]
-
-    def call_full(self, func, *args, **kwargs):
-        """Like ``call`` but also return the indices of arguments the call modified."""
-        if self.proc is None:
-            if self.restarts_left <= 0:
-                raise Crashed(f"{func}() was not run: your code ended or hung the worker too many times")
-            self.restarts_left -= 1
-            outcome = self.start()
-            if not outcome.ready:
-                raise Crashed(outcome.message)
-        self._next_id += 1
-        req = {"id": self._next_id, "op": "call", "func": func,
-               "args": [wire.encode(a) for a in args],
-               "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
-        self._send(req)
-        msg = self._receive(self.call_timeout, f"running {func}()")
-        if not isinstance(msg, dict) or msg.get("id") != self._next_id:
-            self.kill()
-            raise Crashed(f"{func}(): the worker's answer was out of order (did your code write to its pipes?)")
-        if msg.get("missing"):
-            raise Missing(f"{func} is not defined in {self.path.name} (or is not a function)")
-        if not msg.get("ok"):
-            info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
-            raise Raised(func, info, call_text(func, *args, **kwargs))
-        try:
-            value = wire.decode(msg.get("value"))
-        except wire.ProtocolError as exc:
-            self.kill()
-            raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-        changed = [i for i in msg.get("mutated", []) if isinstance(i, int)]
-        return value, changed
-
-    def _send(self, obj):
-        import json
-
+    def _send(self, obj, doing):
         data = json.dumps(obj).encode("utf-8")
         try:
             os.write(self._req, struct.pack(">I", len(data)))
@@ -230,17 +191,14 @@ class Submission:
             while view:
                 n = os.write(self._req, view)
                 view = view[n:]
-        except (BrokenPipeError, OSError):
+        except OSError:
             self.kill()
-            raise Crashed("the worker had stopped before the call could be sent") from None
+            raise Crashed(f"the worker had stopped before {doing}") from None
 
     def _receive(self, timeout, doing):
-        import json
-
         deadline = time.monotonic() + timeout
         buf = bytearray()
-        need = 4
-        size = None
+        need, size = 4, None
         while len(buf) < need:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([self._res], [], [], max(left, 0))
@@ -249,9 +207,8 @@ class Submission:
                 raise Timeout(f"timed out after {timeout:g} s while {doing} (an endless loop?)")
             chunk = os.read(self._res, min(need - len(buf), 1 << 20))
             if not chunk:
-                code = self.proc.wait() if self.proc else None
-                self.kill()
-                raise Crashed(f"the worker process ended while {doing}{_exit_words(code)}")
+                self.kill(ended=True)
+                raise Crashed(f"the worker process ended while {doing}{_exit_words(self.exit_code)}")
             buf += chunk
             if size is None and len(buf) >= 4:
                 (size,) = struct.unpack(">I", bytes(buf[:4]))
@@ -266,12 +223,151 @@ class Submission:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
+class Submission:
+    """One exercise file of a student, loaded in a Worker; what graders call.
+
+    ``call(name, *args)`` returns the decoded answer or raises a StudentError.
+    After the worker hangs or ends, the next call starts a fresh one (a fresh
+    import), up to ``max_restarts`` times; after ``max_timeouts`` hangs the
+    remaining calls fail at once, so one endless loop cannot stall a batch.
+    """
+
+    def __init__(self, path, *, worker: Worker | None = None, call_timeout=10.0, import_timeout=30.0,
+                 max_restarts=3, max_timeouts=2, jail=None, zygote=None):
+        self.path = Path(path).resolve()
+        self.own_worker = worker is None
+        self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
+        self.call_timeout, self.import_timeout = call_timeout, import_timeout
+        self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
+        self.outcome = None
+        self._loaded_in = None  # the worker generation our file is imported in
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> Outcome:
+        """Import the file in the worker; the outcome says whether that worked and why not."""
+        try:
+            answer = self._load()
+        except StudentError as exc:
+            self.outcome = Outcome(False, str(exc), **self._box())
+            return self.outcome
+        if not isinstance(answer.get("ready"), bool):
+            self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
+        elif answer["ready"]:
+            names = [n for n in answer.get("functions", []) if isinstance(n, str)]
+            self.outcome = Outcome(True, functions=names, **self._box())
+        else:
+            info = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+            self.outcome = Outcome(False, _import_message(self.path.name, info), **self._box())
+        return self.outcome
+
+    def _box(self):
+        box = self.worker.sandbox
+        return {"measures": [str(m) for m in box.get("measures", [])],
+                "missing": [str(m) for m in box.get("missing", [])]}
+
+    def _load(self):
+        answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
+                                     "importing your file")
+        self._loaded_in = self.worker.generation
+        return answer
+
+    def kill(self):
+        if self.own_worker:
+            self.worker.kill()
+
+    close = kill
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+
+    @property
+    def output(self) -> str:
+        return self.worker.output
+
+    # ------------------------------------------------------------ calls
+    def call(self, func, *args, **kwargs):
+        """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
+        return self.call_full(func, *args, **kwargs)[0]
+
+    def call_full(self, func, *args, **kwargs):
+        """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
+        req = request(func, args, kwargs)
+        self._ready(func)
+        try:
+            msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
+                                      f"running {func}()")
+        except Timeout:
+            self.timeouts_left -= 1
+            raise
+        return self.interpret(func, args, kwargs, msg)
+
+    def batch(self, requests):
+        """Run many calls (from ``request``) in one round trip; return the raw answers.
+
+        Raises a StudentError if the worker hangs or ends during the batch;
+        the caller then falls back to single calls, which say which one did.
+        """
+        self._ready("the batch")
+        msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
+                                  self.call_timeout, "running a batch of calls")
+        answers = msg.get("answers")
+        if not isinstance(answers, list) or len(answers) != len(requests):
+            self.worker.kill()
+            raise Crashed("the worker's answer to a batch was malformed")
+        return answers
+
+    def _ready(self, func):
+        if self.timeouts_left <= 0:
+            raise Timeout(f"{func}() was not run: your code timed out earlier in this exercise")
+        if not self.worker.alive or self._loaded_in != self.worker.generation:
+            if self.restarts_left <= 0:
+                raise Crashed(f"{func}() was not run: your code ended or hung the worker too many times")
+            self.restarts_left -= 1
+            outcome = self.start()
+            if not outcome.ready:
+                raise Crashed(outcome.message)
+
+    def interpret(self, func, args, kwargs, msg):
+        """Turn one raw answer into (value, modified argument indices) or a StudentError."""
+        return interpret(self.path.name, func, args, kwargs, msg)
+
+
+def interpret(filename, func, args, kwargs, msg):
+    """One raw answer of the worker as (value, modified argument indices), or a StudentError."""
+    if not isinstance(msg, dict):
+        raise Crashed(f"{func}(): the worker's answer was malformed")
+    if msg.get("missing"):
+        raise Missing(f"{func} is not defined in {filename} (or is not a function)")
+    if not msg.get("ok"):
+        info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
+        raise Raised(func, info, call_text(func, *args, **kwargs))
+    try:
+        value = wire.decode(msg.get("value"))
+    except wire.ProtocolError as exc:
+        raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
+    changed = [i for i in msg.get("mutated", []) if isinstance(i, (int, str))]
+    return value, changed
+
+
+def request(func, args, kwargs) -> dict:
+    """The plain-data form of one call, as the worker receives it."""
+    return {"func": func, "args": [wire.encode(a) for a in args],
+            "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+
+
 def _exit_words(code):
     if code is None:
         return ""
+    if code > 128:  # the sandbox's outer process reports a signal as 128 + its number
+        code = 128 - code
     if code < 0:
         try:
-            return f" (killed by {signal.Signals(-code).name})"
+            name = signal.Signals(-code).name
+            why = {"SIGXCPU": ": the CPU time limit", "SIGKILL": "", "SIGXFSZ": ": the file size limit"}
+            return f" (killed by {name}{why.get(name, '')})"
         except ValueError:
             return f" (killed by signal {-code})"
     return f" (exit status {code}: did your code call sys.exit or os._exit?)"

@@ -1,9 +1,10 @@
 """The worker: the only process in which a student's code runs.
 
-This file is self-contained on purpose (standard library and NumPy only): the
-parent starts it as ``python -I -S worker.py FILE REQ_FD RES_FD LIBDIR...`` so
-that it never imports the grading package, the graders or the reference
-solutions.
+This file is self-contained on purpose (standard library and NumPy only, plus
+its sibling jail.py loaded by path): the parent starts it as
+``python -I -S worker.py zygote CTRL_FD LIBDIR...`` so that it never imports
+the grading package, the graders or the reference solutions. The zygote
+imports NumPy and SymPy once and forks one confined worker per student file.
 
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
@@ -25,6 +26,7 @@ import importlib.util
 import json
 import math
 import os
+import signal
 import struct
 import sys
 import traceback
@@ -145,7 +147,7 @@ def describe_exception(exc, filename):
     if isinstance(exc, SyntaxError) and exc.filename == filename:
         where = f"line {exc.lineno}: {(exc.text or '').strip()}"
     try:
-        message = str(exc)[:2000]
+        message = (exc.msg if isinstance(exc, SyntaxError) else str(exc))[:2000]
     except BaseException:  # a lying __str__
         message = "<message could not be read>"
     return {
@@ -156,22 +158,33 @@ def describe_exception(exc, filename):
     }
 
 
-def snapshot(args):
+def snapshot(args, kwargs):
+    """Copies of the array arguments, keyed by position or keyword name."""
     np = sys.modules.get("numpy")
     if np is None:
-        return None
-    return [a.copy() if isinstance(a, np.ndarray) else None for a in args]
+        return {}
+    items = list(enumerate(args)) + list(kwargs.items())
+    return {key: a.copy() for key, a in items if isinstance(a, np.ndarray)}
 
 
-def mutated(before, args):
-    if before is None:
-        return []
-    np = sys.modules["numpy"]
-    out = []
-    for i, (b, a) in enumerate(zip(before, args)):
-        if b is not None and not (b.shape == a.shape and np.array_equal(b, a, equal_nan=True)):
-            out.append(i)
-    return out
+def mutated(before, args, kwargs):
+    """The positions and keyword names of array arguments the call changed."""
+    np = sys.modules.get("numpy")
+    now = dict(enumerate(args), **kwargs)
+    return [key for key, b in before.items()
+            if not (b.shape == now[key].shape and np.array_equal(b, now[key], equal_nan=True))]
+
+
+def reseed():
+    """Reset the global random states before every call, so an answer depends on the
+    call alone, never on the calls before it (code that should use the rng it is
+    given, but uses np.random.*, then gives the same answer for every seed)."""
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.random.seed(20261130)
+    rnd = sys.modules.get("random")
+    if rnd is not None:
+        rnd.seed(20261130)
 
 
 def call(module, filename, req):
@@ -180,7 +193,8 @@ def call(module, filename, req):
         return {"ok": False, "missing": True}
     args = decode(req.get("args", []))
     kwargs = decode(req.get("kwargs", {}))
-    before = snapshot(args)
+    before = snapshot(args, kwargs)
+    reseed()
     try:
         value = fn(*args, **kwargs)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
@@ -189,40 +203,248 @@ def call(module, filename, req):
         encoded = encode(value)
     except BaseException as exc:
         return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    return {"ok": True, "value": encoded, "mutated": mutated(before, args)}
+    return {"ok": True, "value": encoded, "mutated": mutated(before, args, kwargs)}
 
 
-def load(filename):
+class StudentFinder:
+    """Finds a student's own modules (``from softmax import softmax``) in their folder.
+
+    Sources are read by relative path from the working directory (the scratch
+    folder), whose ancestors the sandbox user may not be allowed to search.
+    It is consulted after the standard finders, so a student's file cannot
+    shadow a library module.
+    """
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def find_spec(self, name, path=None, target=None):
+        filename = os.path.join(self.folder, name + ".py")
+        if path is not None or "." in name or not os.path.isfile(filename):
+            return None
+        return importlib.util.spec_from_loader(name, self, origin=filename)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        filename = module.__spec__.origin
+        with open(filename, "rb") as f:
+            source = f.read()
+        module.__file__ = filename
+        exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
+
+
+def load(folder, filename):
     """Import the student's file as a module named after its slug."""
     name = os.path.splitext(os.path.basename(filename))[0]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(filename)))
-    spec = importlib.util.spec_from_file_location(name, filename)
+    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == filename:
+        return sys.modules[name]  # already imported by a sibling
+    finder = StudentFinder(folder)
+    spec = finder.find_spec(name)
+    if spec is None:
+        raise FileNotFoundError(f"{filename} is not in the submission")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     return module
 
 
-def main():
-    filename, req_fd, res_fd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    sys.path.extend(sys.argv[4:])  # the library folders (numpy, sympy); no .pth hooks run
-    try:
-        module = load(filename)
-    except BaseException as exc:
-        send(res_fd, {"ready": False, "error": describe_exception(exc, filename)})
-        return
-    names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
-    send(res_fd, {"ready": True, "functions": names})
+def serve(folder, req_fd, res_fd, sandbox=None):
+    """Answer the parent's requests for the student files in ``folder`` until it hangs up.
+
+    {"op": "load", "file": F} imports F (once) and lists its functions;
+    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one.
+    """
+    send(res_fd, {"hello": True, "sandbox": sandbox})
+    modules = {}
     while True:
         req = recv(req_fd)
         if req is None:
             return
         try:
-            answer = call(module, filename, req)
+            answer = handle(folder, modules, req)
         except BaseException as exc:  # a failure of the worker itself, e.g. bad arguments
-            answer = {"ok": False, "error": describe_exception(exc, filename), "internal": True}
+            answer = {"ok": False, "error": describe_exception(exc, ""), "internal": True}
         answer["id"] = req.get("id")
         send(res_fd, answer)
+
+
+def handle(folder, modules, req):
+    name = os.path.basename(str(req.get("file", "")))
+    filename = os.path.join(folder, name)
+    if req.get("op") == "load":
+        if name not in modules:
+            try:
+                modules[name] = load(folder, filename)
+            except BaseException as exc:
+                return {"ready": False, "error": describe_exception(exc, filename)}
+        module = modules[name]
+        names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
+        return {"ready": True, "functions": names}
+    if name not in modules:
+        return {"ok": False, "error": {"type": "RuntimeError", "mro": ["RuntimeError"],
+                                       "message": f"{name} was not loaded"}, "internal": True}
+    if req.get("op") == "batch":
+        return {"answers": [call(modules[name], filename, r) for r in req.get("calls", [])]}
+    return call(modules[name], filename, req)
+
+
+# ---------------------------------------------------------------- the zygote
+MAX_FILES, MAX_FILE_BYTES = 64, 1 << 20
+
+
+def read_folder(folder, scratch):
+    """The student's .py files (their folder), keyed by path relative to ``scratch``.
+
+    Read before confinement, with the grader's rights, so only regular files
+    are taken: a symbolic link (to /etc/shadow, to a solution) is skipped.
+    """
+    import stat
+
+    rel = os.path.relpath(folder, scratch)
+    files = {}
+    if os.path.islink(folder):
+        return files, rel
+    for name in sorted(os.listdir(folder))[:1000]:
+        if not name.endswith(".py") or len(files) >= MAX_FILES:
+            continue
+        try:
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                files[os.path.normpath(os.path.join(rel, name))] = os.read(fd, MAX_FILE_BYTES)
+        finally:
+            os.close(fd)
+    return files, rel
+
+
+def child(req, fds, jail):
+    """In a fresh fork of the zygote: confine, then serve. Never returns."""
+    code = 0
+    try:
+        req_fd, res_fd, out_fd, err_fd = fds
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        keep = {0, 1, 2, req_fd, res_fd}
+        for fd in os.listdir("/proc/self/fd"):
+            if int(fd) not in keep:
+                try:
+                    os.close(int(fd))
+                except OSError:
+                    pass
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)
+        cfg = dict(req["sandbox"], libraries=[p for p in sys.path if os.path.isdir(p)])
+        files, rel = read_folder(req["folder"], cfg["scratch"])
+        _, measures, missing = jail.confine(cfg, files)
+        # relative to the scratch folder, our working directory: its ancestors may not be
+        # searchable by the sandbox user, but the working directory itself always is
+        folder = os.path.normpath(rel)
+        sys.meta_path.append(StudentFinder(folder))  # a student's file may import a sibling
+        serve(folder, req_fd, res_fd, {"measures": measures, "missing": missing})
+    except BaseException:
+        traceback.print_exc()
+        code = 70
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        os._exit(code)
+
+
+def zygote(ctrl_fd):
+    """Pre-import the heavy libraries once, then fork a confined worker per request.
+
+    Requests arrive on a Unix socket with the worker's four pipe ends attached
+    (SCM_RIGHTS): {"op": "spawn", "folder": ..., "sandbox": {...}} answers
+    {"pid": n}; {"op": "wait", "pid": n} answers {"status": exit code or null}.
+    """
+    import socket
+
+    import numpy  # noqa: F401 - imported once here, shared by every fork
+
+    try:
+        import sympy  # noqa: F401
+    except ImportError:
+        pass
+    jail = _sibling("jail")
+    sock = socket.socket(fileno=ctrl_fd)
+    finished = {}
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+        except OSError:
+            return
+        if not msg:
+            return
+        req = json.loads(msg.decode("utf-8"))
+        _reap(finished)
+        if req["op"] == "spawn":
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                child(req, fds, jail)
+            for fd in fds:
+                os.close(fd)
+            sock.send(json.dumps({"pid": pid}).encode())
+        elif req["op"] == "wait":
+            sock.send(json.dumps({"status": _wait(req["pid"], finished)}).encode())
+
+
+def _wait(pid, finished, seconds=2.0):
+    """The exit code of a worker that is ending (negative: killed by that signal)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while pid not in finished:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            finished[pid] = os.waitstatus_to_exitcode(status)
+        elif time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            deadline = float("inf")
+        else:
+            time.sleep(0.005)
+    return finished.pop(pid)
+
+
+def _reap(finished):
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        finished[pid] = os.waitstatus_to_exitcode(status)
+
+
+def _sibling(name):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("_attn_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    # python -I -S worker.py zygote CTRL_FD LIBDIR...
+    sys.path.extend(sys.argv[3:])  # the library folders (numpy, sympy); no .pth hooks run
+    zygote(int(sys.argv[2]))
 
 
 if __name__ == "__main__":

@@ -143,11 +143,14 @@ def test_printing_floods_do_not_disturb_answers(tmp_path):
 def test_writing_forged_answers_to_the_result_pipe_is_caught(tmp_path):
     # the forged message carries no matching id, so it is rejected, not believed
     path = student(tmp_path, """
-        import json, os, struct, sys
+        import json, os, struct
         def f():
-            fd = int(sys.argv[3])
             data = json.dumps({"ok": True, "value": 1.0, "id": 999}).encode()
-            os.write(fd, struct.pack(">I", len(data)) + data)
+            for fd in range(3, 64):
+                try:
+                    os.write(fd, struct.pack(">I", len(data)) + data)
+                except OSError:
+                    pass
             return 0.0
     """)
     with Submission(path) as sub:

@@ -1,0 +1,224 @@
+"""Confine the current process before it runs a student's code (Linux).
+
+Loaded by graders/worker.py by path; standard library only. ``confine`` is
+called in a freshly forked child. It applies what the system allows and
+returns the measures in words, so the grader can say plainly what protected a
+run and what did not:
+
+* new PID, mount, network, IPC and UTS namespaces (as root, or inside a new
+  user namespace for an ordinary user): the code sees only its own processes,
+  has no network, and killing the sandbox's outer process ends every process
+  it started, even ones that called setsid();
+* a private root file system: an empty tmpfs holding read-only binds of /usr,
+  /etc and the Python installation, a fresh /proc, four harmless devices, and
+  one writable 64 MB tmpfs at the submissions folder's path with this
+  student's files only. The project (solutions, graders), the other
+  submissions and the output folder are simply not there;
+* the unprivileged user nobody when started as root (otherwise: no
+  capabilities), no new privileges;
+* limits on CPU seconds, address space, file size, processes, core dumps.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import resource
+import signal
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 24, 38
+SANDBOX_UID = 65534  # nobody
+DEVICES = ("null", "zero", "random", "urandom")
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def _check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(source, target, fstype, flags, data=None):
+    _check(_libc.mount(source.encode() if source else None, target.encode(),
+                       fstype.encode() if fstype else None, ctypes.c_ulong(flags),
+                       data.encode() if data else None), f"mount {target}")
+
+
+def _write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def enter_namespaces():
+    """Unshare the namespaces (with a user namespace when not root); raise OSError if refused."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
+    if uid != 0:
+        _check(_libc.unshare(ctypes.c_int(CLONE_NEWUSER | flags)), "unshare")
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"0 {uid} 1")
+        _write("/proc/self/gid_map", f"0 {gid} 1")
+        return "user, PID, mount, network and IPC namespaces"
+    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+    return "PID, mount, network and IPC namespaces"
+
+
+def fork_into_pid_namespace():
+    """Fork; the child is PID 1 of the new namespace and dies with this process.
+
+    Returns in the child only. This process (outside) waits and exits with the
+    child's status (128 + signal if killed), so killing it ends the sandbox.
+    """
+    pid = os.fork()
+    if pid == 0:
+        _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+        return
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            os._exit(0)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+
+
+def _bind_ro(source, target):
+    _mount(source, target, None, MS_BIND | MS_REC)
+    _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def _makedirs(path, mode=0o755):
+    os.makedirs(path, mode=mode, exist_ok=True)
+
+
+def build_root(libraries, scratch, files, newroot="/tmp"):
+    """Replace the file system by a minimal one and enter it (see the module's docstring).
+
+    Sources are opened before the new root covers ``newroot``, so a library
+    folder below it (a virtualenv in /tmp) still binds correctly.
+    """
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    sources = {}
+    for path in ["/usr", "/etc", *libraries]:
+        real = os.path.realpath(path)
+        if os.path.isdir(real) and real not in sources:
+            sources[real] = os.open(real, os.O_PATH | os.O_DIRECTORY)
+    links = {name: os.readlink("/" + name) for name in ("bin", "lib", "lib64", "sbin")
+             if os.path.islink("/" + name)}
+    _mount("tmpfs", newroot, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    for real, fd in sorted(sources.items()):
+        _makedirs(newroot + real)
+        _bind_ro(f"/proc/self/fd/{fd}", newroot + real)
+        os.close(fd)
+    for name, dest in links.items():
+        if not os.path.lexists(f"{newroot}/{name}"):
+            os.symlink(dest, f"{newroot}/{name}")
+    _makedirs(newroot + "/dev")
+    for dev in DEVICES:
+        open(f"{newroot}/dev/{dev}", "w").close()
+        _mount(f"/dev/{dev}", f"{newroot}/dev/{dev}", None, MS_BIND)
+    _makedirs(newroot + "/proc")
+    _mount("proc", newroot + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    box = newroot + scratch
+    _makedirs(box)
+    _mount("tmpfs", box, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
+    _write_files(box, files)
+    _mount(None, newroot, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chdir(newroot)
+    _mount(newroot, "/", None, MS_MOVE)
+    _check(_libc.chroot(b"."), "chroot")
+    os.chdir(scratch)
+
+
+def _write_files(scratch, files):
+    for rel, data in files.items():
+        path = os.path.join(scratch, rel)
+        os.makedirs(os.path.dirname(path), mode=0o777, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    for dirpath, _, filenames in os.walk(scratch):  # the sandbox user may write here
+        os.chmod(dirpath, 0o777)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o666)
+
+
+def limit_resources(cpu_seconds, memory_mb, file_mb, processes, set_nproc):
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    mem = memory_mb << 20
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if set_nproc:
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+
+
+def drop_privileges():
+    os.setgroups([])
+    os.setgid(SANDBOX_UID)
+    os.setuid(SANDBOX_UID)
+
+
+def drop_capabilities():
+    """In a user namespace (no real root to give up): no capabilities at all."""
+    for cap in range(64):
+        _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # fails quietly past the last capability
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable, two words each: zero
+    _check(_libc.capset(header, data), "capset")
+
+
+def confine(cfg, files):
+    """Apply every measure the system allows; return (scratch, measures, missing).
+
+    ``cfg``: scratch (absolute, real path of the submissions folder; in the
+    sandbox it holds only ``files``, path relative to it -> bytes), libraries
+    (folders Python needs, bound read-only), cpu, memory_mb, file_mb,
+    processes. Called in a forked child; where namespaces work it forks once
+    more and only the grandchild returns. The working directory is left at
+    the scratch folder.
+    """
+    measures, missing = [], []
+    real_root = os.getuid() == 0
+    try:
+        measures.append(enter_namespaces())
+    except OSError as exc:
+        missing.append(f"no namespaces ({exc.strerror or exc}): the code can read what the grading "
+                       f"user can read, see other processes and use the network")
+        os.setsid()
+        scratch = _fallback_scratch(files)
+    else:
+        fork_into_pid_namespace()
+        scratch = cfg["scratch"]
+        build_root(cfg["libraries"], scratch, files)
+        measures.append("a private read-only file system holding only system libraries, Python and a "
+                        "writable scratch folder with this student's files")
+    os.environ["TMPDIR"] = scratch
+    if real_root:
+        drop_privileges()
+        measures.append("the unprivileged user nobody")
+    elif not missing:
+        drop_capabilities()
+        measures.append("no capabilities")
+        missing.append("not started as root: no separate user (the user namespace stands in)")
+    else:
+        missing.append("not started as root: the code runs as the grading user")
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+    limit_resources(cfg["cpu"], cfg["memory_mb"], cfg["file_mb"], cfg["processes"], set_nproc=real_root)
+    measures.append(f"limits of {cfg['cpu']} s CPU, {cfg['memory_mb']} MB memory, {cfg['file_mb']} MB "
+                    f"per file" + (f", {cfg['processes']} processes" if real_root else ""))
+    return scratch, measures, missing
+
+
+def _fallback_scratch(files):
+    import tempfile
+
+    scratch = tempfile.mkdtemp(prefix="attn-grade-")
+    _write_files(scratch, files)
+    os.chdir(scratch)
+    return scratch

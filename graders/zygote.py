@@ -1,0 +1,151 @@
+"""The parent's side of the zygote: one pre-warmed process that forks workers.
+
+Starting Python and importing NumPy and SymPy costs far more than grading a
+file, so each grading process keeps one zygote (graders/worker.py in zygote
+mode, started with ``python -I -S``). It never loads grader or solution code.
+For every student file it forks a worker that confines itself
+(graders/jail.py) and then imports the file. The worker's four pipe ends are
+handed over on a Unix socket (SCM_RIGHTS); the zygote answers with its pid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import sysconfig
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+WORKER = Path(__file__).with_name("worker.py")
+# The zygote starts with -S (no site processing, so no .pth hooks such as the
+# editable install's finder that would make this package importable) and gets
+# only the library folders, for numpy and sympy.
+SITE_DIRS = tuple(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-worker limits. Wall time is the caller's call timeout."""
+
+    cpu: int = 60  # seconds of CPU for the worker's whole life
+    memory_mb: int = 1024  # address space
+    file_mb: int = 16  # largest file it may write (its scratch is a 64 MB tmpfs)
+    processes: int = 64  # for the sandbox user (as root)
+
+
+@dataclass(frozen=True)
+class Jail:
+    """Where a worker's files come from: ``scratch`` is the submissions folder.
+
+    In the sandbox it becomes a private writable tmpfs holding only the
+    student's own files (their folder below it); nothing else of the host's
+    folders is there but the system libraries and Python.
+    """
+
+    scratch: str
+    limits: Limits = Limits()
+
+    @classmethod
+    def for_folder(cls, scratch, *, limits=Limits()):
+        return cls(os.path.realpath(scratch), limits)
+
+    def config(self) -> dict:
+        return {"scratch": self.scratch, **asdict(self.limits)}
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not be started or stopped answering."""
+
+
+class Zygote:
+    def __init__(self):
+        self.proc = None
+        self.sock = None
+        self.pid_owner = os.getpid()
+        self.lock = threading.Lock()
+
+    def _start(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0",
+               "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+               "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+        for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+            if key in os.environ:
+                env[key] = os.environ[key]
+        cmd = [sys.executable, "-I", "-S", str(WORKER), "zygote", str(theirs.fileno()), *SITE_DIRS]
+        self.proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), env=env, cwd="/",
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        theirs.close()
+        self.sock = ours
+        self.pid_owner = os.getpid()
+
+    def _ask(self, request, fds=()):
+        if self.proc is None or self.proc.poll() is not None or self.pid_owner != os.getpid():
+            self._start()
+        try:
+            socket.send_fds(self.sock, [json.dumps(request).encode()], list(fds))
+            reply = self.sock.recv(1 << 16)
+        except OSError as exc:
+            self.close()
+            raise ZygoteError(f"the worker factory stopped answering: {exc}") from None
+        if not reply:
+            self.close()
+            raise ZygoteError("the worker factory ended unexpectedly")
+        return json.loads(reply.decode())
+
+    def spawn(self, folder, jail: Jail):
+        """Fork a confined worker for a student's ``folder``; return (pid, req_w, res_r, out_r, err_r)."""
+        with self.lock:
+            pipes = [os.pipe() for _ in range(4)]
+            req, res, out, err = pipes
+            theirs = (req[0], res[1], out[1], err[1])
+            try:
+                reply = self._ask({"op": "spawn", "folder": str(folder), "sandbox": jail.config()}, theirs)
+            except BaseException:
+                for r, w in pipes:
+                    os.close(r)
+                    os.close(w)
+                raise
+            finally:
+                for fd in theirs:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            return int(reply["pid"]), req[1], res[0], out[0], err[0]
+
+    def status(self, pid):
+        """Exit code of a worker that has ended (negative: the signal that killed it)."""
+        with self.lock:
+            try:
+                return self._ask({"op": "wait", "pid": pid}).get("status")
+            except ZygoteError:
+                return None
+
+    def close(self):
+        proc, self.proc = self.proc, None
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if proc is not None and proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait()
+
+
+_shared = None
+
+
+def shared() -> Zygote:
+    """This process's zygote (a new one after a fork)."""
+    global _shared
+    if _shared is None or _shared.pid_owner != os.getpid():
+        _shared = Zygote()
+    return _shared
