@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 
+import copy
+
 from graders.checks import Fail
+from graders.plans import NeedLive, current_mode
 from graders.sandbox import Crashed, Missing, Raised, Timeout
 
 GRADING = settings(
@@ -31,18 +34,34 @@ class _Stop(Exception):
     """An error after which calling the student again is pointless."""
 
 
-def for_all(strategy, body, *, max_examples: int = 40, examples=()):
+class _Enough(BaseException):
+    """Ends shrinking early (Hypothesis neither catches nor shrinks a BaseException)."""
+
+
+def for_all(strategy, body, *, max_examples: int = 40, examples=(), shrink_calls: int = 100):
     """Check ``body(x)`` for inputs ``x`` drawn from ``strategy``.
 
     ``body`` raises Fail with a message about what came back (it may include
     the call it made). Pinned ``examples`` run first. The message of the final
-    Fail shows the smallest failing input Hypothesis found.
+    Fail shows the smallest failing input Hypothesis found within
+    ``shrink_calls`` further calls after the first failure (shrinking several
+    arrays can otherwise take tens of seconds); counting calls, not seconds,
+    keeps the result the same on every machine.
     """
-    last = {}
+    mode = current_mode()
+    site = (body.__code__.co_filename, body.__code__.co_firstlineno)
+    recorded = mode.site_examples(site) if mode else None
+    last = {"after": 0}
 
     def test(x):
+        if recorded is not None and mode.recording:
+            recorded.append(copy.deepcopy(x))
         if "stop" in last:  # after a hang or a crash, do not run student code again
             raise _Stop
+        if "fail" in last:
+            last["after"] += 1
+            if last["after"] > shrink_calls:
+                raise _Enough
         try:
             body(x)
         except Fail as exc:
@@ -60,11 +79,21 @@ def for_all(strategy, body, *, max_examples: int = 40, examples=()):
             last["stop"] = True
             raise _Stop from None
 
+    if recorded is not None and not mode.recording:
+        for x in recorded:  # replay: the inputs a passing run draws, without Hypothesis
+            try:
+                test(copy.deepcopy(x))
+            except Exception:  # noqa: BLE001 - a live run will find and shrink the failure
+                raise NeedLive from None
+        return
     for ex in reversed(list(examples)):
         test = example(ex)(test)
     run = settings(GRADING, max_examples=max_examples)(given(strategy)(test))
     try:
         run()
+    except _Enough:
+        exc = last["fail"]
+        raise Fail(exc.message, exc.fraction, exc.outcome) from None
     except Exception:  # Fail, _Stop, or Hypothesis's report of a flaky failure
         if "fail" not in last:
             raise  # not the student's doing: a bug in the grader

@@ -1,0 +1,136 @@
+"""Record a check once, replay it for every student: same grades, less work.
+
+With derandomized settings, Hypothesis draws exactly the same inputs for
+every submission that passes, and a check makes exactly the same calls.
+So, once per process and check, we *record*: run the check against the
+reference solution (in this trusted process), keeping the inputs each
+``for_all`` drew and every call the check made. For a student we *replay*:
+send all recorded calls to the worker in one round trip, then run the check
+again, serving its calls from those answers and its ``for_all`` inputs from
+the recording, with no Hypothesis at all.
+
+Only a pass is taken from a replay; anything else (a failed property, a
+failed expectation, an exception, a batch that hangs or kills the worker)
+sends the check to a live run, which reports exactly what a live-only grader
+would, including Hypothesis's shrunk counterexample. A call that differs from
+the recording (the check branched on an answer) is made live, in order.
+The one difference from a live run: a student function that keeps state
+between calls (NumPy's global random state, say) sees the recorded calls all
+at once, so a replay may pass where a live run would have failed, or the
+other way round; the grade is still deterministic.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import copy
+from dataclasses import dataclass, field
+
+from graders import worker as wirefmt
+from graders.sandbox import StudentError, interpret, request
+
+_MODE = contextvars.ContextVar("attn_plan_mode", default=None)
+
+
+class NeedLive(Exception):
+    """A replayed property failed: run the check live to shrink the counterexample."""
+
+
+@dataclass
+class Plan:
+    calls: list = field(default_factory=list)  # requests, in order
+    examples: dict = field(default_factory=dict)  # for_all site -> inputs drawn, in order
+
+
+class Recording:
+    """The ``sub`` a check sees while it is recorded: the reference answers, in process."""
+
+    def __init__(self, ref):
+        self.ref, self.plan = ref, Plan()
+
+    def call(self, func, *args, **kwargs):
+        return self.call_full(func, *args, **kwargs)[0]
+
+    def call_full(self, func, *args, **kwargs):
+        req = request(func, args, kwargs)
+        self.plan.calls.append(req)
+        answer = wirefmt.call(self.ref, "<reference>", copy.deepcopy(req))
+        return interpret("the reference", func, args, kwargs, answer)
+
+
+class Replay:
+    """The ``sub`` a check sees while replayed: recorded calls answered from one batch."""
+
+    def __init__(self, sub, plan: Plan, answers):
+        self.sub, self.plan, self.answers = sub, plan, answers
+        self.next, self.live = 0, False
+
+    def call(self, func, *args, **kwargs):
+        return self.call_full(func, *args, **kwargs)[0]
+
+    def call_full(self, func, *args, **kwargs):
+        if not self.live and self.next < len(self.plan.calls):
+            req = request(func, args, kwargs)
+            if req == self.plan.calls[self.next]:
+                answer = self.answers[self.next]
+                self.next += 1
+                return self.sub.interpret(func, args, kwargs, answer)
+        self.live = True  # the check took another path: from here on, live calls
+        return self.sub.call_full(func, *args, **kwargs)
+
+
+class Mode:
+    """What ``for_all`` does with its inputs in the current check."""
+
+    def __init__(self, plan: Plan, recording: bool):
+        self.plan, self.recording = plan, recording
+        self.seen = {}
+
+    def site_examples(self, where):
+        """The recorded inputs of the n-th ``for_all`` at source location ``where`` in this check."""
+        n = self.seen[where] = self.seen.get(where, -1) + 1
+        site = (*where, n)
+        return self.plan.examples.setdefault(site, []) if self.recording else self.plan.examples.get(site)
+
+
+def current_mode():
+    return _MODE.get()
+
+
+def run_recorded(fn, ref):
+    """Record ``fn`` against the reference; return its Plan, or None if it did not pass."""
+    rec = Recording(ref)
+    token = _MODE.set(Mode(rec.plan, recording=True))
+    try:
+        fn(rec, ref)
+    except Exception:  # noqa: BLE001 - a check that fails on the reference is simply run live
+        return None
+    finally:
+        _MODE.reset(token)
+    return rec.plan
+
+
+def run_replayed(fn, sub, ref, plan: Plan):
+    """Run ``fn`` for a student from ``plan``. Raises NeedLive when only a live run will do."""
+    try:
+        answers = sub.batch(plan.calls) if plan.calls else []
+    except StudentError:
+        raise NeedLive from None
+    replay = Replay(sub, plan, answers)
+    token = _MODE.set(Mode(plan, recording=False))
+    try:
+        fn(replay, ref)
+    finally:
+        _MODE.reset(token)
+
+
+class Plans:
+    """Recorded plans, per check, for the life of this process."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def get(self, key, fn, ref):
+        if key not in self.cache:
+            self.cache[key] = run_recorded(fn, ref) if ref is not None else None
+        return self.cache[key]
