@@ -62,7 +62,7 @@ def expect_exact(name: str, expected, actual, *, symbols=None):
     """``actual`` must equal the exact SymPy value ``expected`` (see graders/exact.py)."""
     verdict = compare(expected, actual, symbols=symbols)
     if verdict.fraction < 1.0:
-        raise Fail(f"{name}: you {verdict.message}", verdict.fraction, verdict.outcome)
+        raise Fail(f"{name}: {verdict.message}", verdict.fraction, verdict.outcome)
 
 
 def expect_tuple(name: str, length: int, actual) -> tuple:
@@ -116,14 +116,16 @@ def expect_close(name: str, expected: float, actual, *, atol: float, what: str =
 
 
 def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, rtol=1e-7, atol=1e-9):
-    """Arrays of equal shape agreeing within tolerances; names the worst entry, not the answer."""
+    """Arrays of equal shape agreeing within tolerances; names the worst entry, never the expected value
+    nor how far off it is (with the student's own value, that would give the answer away)."""
     if expected.shape != actual.shape:
         raise Fail(f"{name} should have shape {expected.shape}; got {actual.shape}")
     err = np.abs(actual - expected) - rtol * np.abs(expected)
     if np.any(err > atol):
         idx = np.unravel_index(int(np.argmax(err)), err.shape)
         where = "[" + ", ".join(map(str, idx)) + "]"
-        raise Fail(f"{name}{where} is {actual[idx]:.6g}, which is off by {abs(actual[idx] - expected[idx]):.3g}")
+        raise Fail(f"{name}{where} is {actual[idx]:.6g}, which is wrong (tolerance: relative {rtol:g}, "
+                   f"absolute {atol:g})")
 
 
 def diagnose(actual: np.ndarray, mistakes, *, rtol=1e-6, atol=1e-9) -> str:

@@ -16,6 +16,7 @@ import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -33,7 +34,7 @@ _FUNCTIONS = {
     "Sum": sp.Sum, "Max": sp.Max, "Min": sp.Min,
 }
 _CONSTANTS = {
-    "pi": sp.pi, "E": sp.E, "Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero,
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "ImaginaryUnit": sp.I, "Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero,
     "NegativeOne": sp.S.NegativeOne, "Exp1": sp.E, "Pi": sp.pi, "oo": sp.oo, "Infinity": sp.oo,
     "e": sp.E,
 }
@@ -166,63 +167,73 @@ class Verdict:
 def to_expr(value, symbols):
     """A student's value as (SymPy expression or None, reason-if-None)."""
     if isinstance(value, Rejected):
-        return None, f"gave {value.reason}"
+        return None, f"you gave {value.reason}"
     if isinstance(value, bool) or value is None:
-        return None, f"gave {value!r}, not a number"
+        return None, f"you gave {value!r}, not a number"
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
-            return None, f"gave {value!r}"
+            return None, f"you gave {value!r}"
         return (sp.Integer(value) if isinstance(value, int) else sp.Float(value)), ""
     if isinstance(value, (SympyText, str)):
         try:
             return parse(value.text if isinstance(value, SympyText) else value, symbols), ""
         except ParseError as exc:
-            return None, f"could not be read: {exc}"
+            return None, f"your answer could not be read: {exc}"
         except (RecursionError, MemoryError, OverflowError):
-            return None, "could not be read: the expression is too deep or too large"
-    return None, f"gave a {type(value).__name__}, not a number or SymPy expression"
+            return None, "your answer could not be read: the expression is too deep or too large"
+    return None, f"you gave a {type(value).__name__}, not a number or SymPy expression"
 
 
 def compare(expected: sp.Expr, value, *, symbols=None, probes=(1, 2, 3, 7, 64), seconds=5.0) -> Verdict:
+    """Compare a student's exact answer with the reference ``expected`` (cached, see _compare)."""
+    symbols = tuple(sorted((symbols or {s.name: s for s in expected.free_symbols}).items()))
+    try:
+        return _compare(expected, value, symbols, tuple(probes), seconds)
+    except TypeError:  # an unhashable value (a list): compare without the cache
+        return _compare.__wrapped__(expected, value, symbols, tuple(probes), seconds)
+
+
+@lru_cache(maxsize=8192, typed=True)  # typed: True and 1 are different answers
+def _compare(expected, value, symbols, probes, seconds) -> Verdict:
     """Compare a student's exact answer with the reference ``expected``.
 
     Full credit for an equal exact expression; half credit for a float that is
     numerically right (an exact form was asked); zero for a wrong value;
     "undecided" when SymPy cannot settle equality within ``seconds``.
     """
-    symbols = dict(symbols or {s.name: s for s in expected.free_symbols})
+    symbols = dict(symbols)
     actual, why = to_expr(value, symbols)
     if actual is None:
         return Verdict(0.0, why, "failed")
     shown = _short(actual)
     extra = sorted(s.name for s in actual.free_symbols if s.name not in symbols)
     if extra:
-        return Verdict(0.0, f"gave {shown}, which uses {', '.join(extra)}; "
+        return Verdict(0.0, f"you gave {shown}, which uses {', '.join(extra)}; "
                             f"only {', '.join(sorted(symbols)) or 'numbers'} may appear", "failed")
     if expected.free_symbols and actual.is_number:
         names = ", ".join(sorted(s.name for s in expected.free_symbols))
-        return Verdict(0.0, f"gave the number {shown}; the answer must hold for every {names}, "
+        return Verdict(0.0, f"you gave the number {shown}; the answer must hold for every {names}, "
                             f"so it has to be an expression in {names}", "failed")
-    with _time_limit(seconds) as timed_out:
+    with time_limit(seconds) as timed_out:
         try:
             numeric = _numerically_equal(expected, actual, probes)
-        except _TimeUp:
+        except TimeUp:
             numeric = None
     if timed_out():
         numeric = None
     if actual.atoms(sp.Float):
         if numeric:
-            return Verdict(0.5, f"gave {shown}: numerically right, but an exact form is expected "
+            return Verdict(0.5, f"you gave {shown}: numerically right, but an exact form is expected "
                                 f"(use sympy.sqrt, sympy.exp, sympy.Rational, not floats)", "partial")
-        return Verdict(0.0, f"gave {shown}, which is not right (and an exact form is expected)", "failed")
+        return Verdict(0.0, f"you gave {shown}, which is not right (and an exact form is expected)", "failed")
     if numeric is False:
-        return Verdict(0.0, f"gave {shown}, which is not right", "failed")
+        return Verdict(0.0, f"you gave {shown}, which is not right", "failed")
     decided = _equal_within(expected, actual, seconds)
     if decided is True:
         return Verdict(1.0, "", "passed")
     if decided is False:
-        return Verdict(0.0, f"gave {shown}, which is not right", "failed")
-    return Verdict(0.0, f"gave {shown}; SymPy could not decide whether it equals the answer "
+        return Verdict(0.0, f"you gave {shown}, which is not right", "failed")
+    return Verdict(0.0, f"you gave {shown}; SymPy could not decide whether it equals the answer "
                         f"within {seconds:g} s, so it is left for a person to check", "undecided")
 
 
@@ -250,13 +261,13 @@ def _numerically_equal(expected, actual, probes):
 
 def _equal_within(expected, actual, seconds):
     """True, False or None (undecided) for exact equality, bounded in time."""
-    with _time_limit(seconds) as timed_out:
+    with time_limit(seconds) as timed_out:
         try:
             diff = sp.simplify(expected - actual)
             if diff == 0:
                 return True
             result = expected.equals(actual)
-        except _TimeUp:
+        except TimeUp:
             return None
         except (TypeError, ValueError, RecursionError, ZeroDivisionError):
             return None
@@ -265,13 +276,13 @@ def _equal_within(expected, actual, seconds):
     return result
 
 
-class _TimeUp(Exception):
-    pass
+class TimeUp(Exception):
+    """Raised inside a ``time_limit`` block when its time is up."""
 
 
 @contextmanager
-def _time_limit(seconds):
-    """Raise _TimeUp inside the block after ``seconds`` (main thread only)."""
+def time_limit(seconds):
+    """Raise TimeUp inside the block after ``seconds`` (main thread only)."""
     fired = []
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield lambda: False
@@ -279,7 +290,7 @@ def _time_limit(seconds):
 
     def on_alarm(signum, frame):
         fired.append(True)
-        raise _TimeUp
+        raise TimeUp
 
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)

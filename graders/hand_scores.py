@@ -13,7 +13,7 @@ import numpy as np
 import sympy as sp
 
 from graders.checks import Fail, check, expect_tuple
-from graders.exact import _time_limit, _TimeUp, compare, to_expr  # noqa: PLC2701
+from graders.exact import time_limit, TimeUp, compare, to_expr
 from graders.wire import SympyText
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
@@ -43,11 +43,6 @@ def _pair(sub, func):
     return expect_tuple(f"{func}()", 2, out)
 
 
-def _you(message):
-    """compare()'s words ("gave ...", "could not be read ...") as a sentence about the student."""
-    return f"you {message}" if message.startswith("gave") else f"your answer {message}"
-
-
 def _exprs(sub, func):
     """The two values of ``func`` as finite real SymPy numbers, or Fail."""
     values = _pair(sub, func)
@@ -56,7 +51,7 @@ def _exprs(sub, func):
         name = f"{LETTER[func]}{SUB[i]} = {func}()[{i}]"
         expr, why = to_expr(value, {})
         if expr is None:
-            raise Fail(f"{name}: {_you(why)}")
+            raise Fail(f"{name}: {why}")
         if not expr.is_number:
             raise Fail(f"{name}: you gave {sp.sstr(expr)}, which contains a symbol; give a number")
         z = _num(expr)
@@ -69,10 +64,10 @@ def _exprs(sub, func):
 @lru_cache(maxsize=4096)
 def _num(expr):
     """``expr`` as a finite complex number, or None (also when evaluating takes over a second)."""
-    with _time_limit(1.0) as timed_out:
+    with time_limit(1.0) as timed_out:
         try:
             z = complex(sp.sympify(expr).evalf(30))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, _TimeUp):
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, TimeUp):
             return None
     return z if cmath.isfinite(z) and not timed_out() else None
 
@@ -119,7 +114,7 @@ def _exact_value(sub, ref, func, index, mistakes):
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
             hint = _hint(exprs, index, mistakes(ref))
-    raise Fail(f"{name}: {_you(verdict.message)}" + (f". It looks like {hint}" if hint else ""),
+    raise Fail(f"{name}: {verdict.message}" + (f". It looks like {hint}" if hint else ""),
                verdict.fraction, verdict.outcome)
 
 

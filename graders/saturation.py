@@ -97,8 +97,9 @@ def rng_discipline(sub, ref):
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
         expect(first != other or mean_weight,
                f"{same} and {call_text(name, *args[name], Rng(8))} both gave {show(first)}: different seeds "
-               f"must give different results. Use the rng you are given; do not create your own generator "
-               f"with a fixed seed inside the function")
+               f"must give different results. Use the rng you are given: do not create your own generator "
+               f"with a fixed seed inside the function, and do not call np.random.randn, np.random.normal "
+               f"and friends, which use NumPy's global state instead of the rng")
 
 
 @check("scaling lowers the variance and the top weight", 1, uses=("dot_variances", "mean_top_weight"))

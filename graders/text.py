@@ -15,7 +15,8 @@ def show(x, precision=4) -> str:
         return np.array2string(x, precision=precision, suppress_small=True, separator=", ",
                                threshold=60, max_line_width=100)
     if isinstance(x, float):
-        return f"{x:.{precision + 2}g}"
+        text = f"{x:.{precision + 2}g}"
+        return text + ".0" if text.lstrip("-").isdigit() else text  # 64.0 is not the int 64
     if isinstance(x, tuple):
         return "(" + ", ".join(show(v, precision) for v in x) + ("," if len(x) == 1 else "") + ")"
     if isinstance(x, list):

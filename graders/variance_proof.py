@@ -12,7 +12,7 @@ from functools import lru_cache
 import sympy as sp
 
 from graders.checks import Fail, check
-from graders.exact import _time_limit, _TimeUp, compare, to_expr  # noqa: PLC2701
+from graders.exact import time_limit, TimeUp, compare, to_expr
 from graders.sandbox import StudentError
 
 D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
@@ -23,16 +23,11 @@ VARIANCES = FUNCS[1:]
 
 
 # ------------------------------------------------------------------ helpers
-def _you(message):
-    """compare()'s words ("gave ...", "could not be read ...") as a sentence about the student."""
-    return f"you {message}" if message.startswith("gave") else f"your answer {message}"
-
-
 def _expr(sub, func):
     """The student's answer as a SymPy expression in at most d_k, or Fail."""
     expr, why = to_expr(sub.call(func), SYMBOLS)
     if expr is None:
-        raise Fail(f"{func}(): {_you(why)}")
+        raise Fail(f"{func}(): {why}")
     extra = sorted(s.name for s in expr.free_symbols if s.name != "d_k")
     if extra:
         raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which uses {', '.join(extra)}; only the symbol d_k "
@@ -43,10 +38,10 @@ def _expr(sub, func):
 @lru_cache(maxsize=4096)
 def _at(expr, n):
     """The value of ``expr`` at d_k = n as a complex number, or None (also after a second's work)."""
-    with _time_limit(1.0) as timed_out:
+    with time_limit(1.0) as timed_out:
         try:
             z = complex(expr.xreplace({D: sp.Integer(n)}).evalf(30))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, _TimeUp):
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, TimeUp):
             return None
     return z if cmath.isfinite(z) and not timed_out() else None
 
@@ -86,7 +81,7 @@ def _exact(sub, ref, func, mistakes):
         if expr is not None:
             mistakes = mistakes() if callable(mistakes) else mistakes
             hint = next((m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))), "")
-    raise Fail(f"{func}(): {_you(verdict.message)}" + (f". It looks like {hint}" if hint else ""),
+    raise Fail(f"{func}(): {verdict.message}" + (f". It looks like {hint}" if hint else ""),
                verdict.fraction, verdict.outcome)
 
 
