@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but python3.
 
-    python3 tasks.py demo    create .venv, install, grade the reference solutions and sample submissions
+    python3 tasks.py demo    create .venv, install, grade the reference solutions and a sample class
     python3 tasks.py test    create .venv, install with the test extra, run the whole test suite
     python3 tasks.py setup   only create .venv and install
 
@@ -23,6 +23,7 @@ VENV = Path(os.environ.get("ATTN_VENV", ROOT / ".venv"))
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 DEMO_STUDENTS = ROOT / "demo" / "submissions"
+DEMO_OUT = ROOT / "demo-out"
 
 
 def run(*cmd, check=True) -> int:
@@ -44,7 +45,7 @@ def setup() -> None:
 
 
 def demo() -> int:
-    """Grade the reference solutions, then each sample submission, with feedback."""
+    """Grade the reference solutions, then the sample class, and show each student's feedback."""
     setup()
     grade = BIN / "attn-grade"
     print("\n=== The reference solutions (every check should pass) ===\n", flush=True)
@@ -52,9 +53,12 @@ def demo() -> int:
     if code != 0:
         print("the reference solutions did not get full marks: this is a bug", file=sys.stderr)
         return code
+    print("\n=== Batch-grading the sample class in demo/submissions ===\n", flush=True)
+    run(grade, "grade", DEMO_STUDENTS, "--out", DEMO_OUT, "--force")
     for student in sorted(p for p in DEMO_STUDENTS.iterdir() if p.is_dir()):
-        print(f"\n=== Sample submission: {student.name} ===\n", flush=True)
-        run(grade, "check", "--dir", student, "--only-failed", check=False)
+        print(f"\n=== Feedback for {student.name} (checks that lost points) ===\n", flush=True)
+        run(grade, "show", DEMO_OUT / student.name / "results.json", "--only-failed")
+    print(f"\nThe gradebook is {DEMO_OUT / 'gradebook.csv'}; each student's results.json is beside it.")
     return 0
 
 

@@ -1,6 +1,8 @@
 """The ``attn-grade`` command.
 
     attn-grade check [SLUG ...] [--dir DIR] [--json] [--public-only]
+    attn-grade grade SUBMISSIONS --out OUT [--jobs N] [--timeout S] [--memory MB] [--force]
+    attn-grade show RESULTS_JSON ...
     attn-grade list
 
 Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error.
@@ -59,6 +61,35 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                      help="colour the text report (default: auto, on a terminal)")
 
+    grd = sub.add_parser(
+        "grade", help="grade a folder of student submissions (instructors)",
+        description="Grade SUBMISSIONS/<student>/<slug>.py for every student folder, in parallel "
+                    "sandboxed workers. Writes OUT/<student>/results.json (Gradescope's shape) and "
+                    "OUT/gradebook.csv, atomically. Students already graded in OUT are kept, so an "
+                    "interrupted run resumes where it stopped; --force grades everyone again.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  attn-grade grade submissions/ --out graded/ --jobs 4")
+    grd.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                     help="folder with one sub-folder per student")
+    grd.add_argument("--out", type=Path, required=True, metavar="OUT",
+                     help="where results.json files and gradebook.csv go (created if missing)")
+    grd.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                     help=f"students graded in parallel (default: the number of cores, {os.cpu_count()})")
+    grd.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="wall time allowed for one call of a student's function (default: 10)")
+    grd.add_argument("--memory", type=int, default=1024, metavar="MB",
+                     help="address-space limit of a student's worker (default: 1024)")
+    grd.add_argument("--force", action="store_true", help="grade again students already graded in OUT")
+    grd.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    shw = sub.add_parser(
+        "show", help="print the feedback in results.json files as a readable report",
+        description="Render results.json files written by 'attn-grade grade' (or 'check --json') "
+                    "as the same text report 'attn-grade check' prints.")
+    shw.add_argument("files", nargs="+", type=Path, metavar="RESULTS_JSON")
+    shw.add_argument("--only-failed", action="store_true", help="list only the checks that lost points")
+    shw.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
     sub.add_parser("list", help="list the exercises with their titles and points")
     return parser
 
@@ -70,7 +101,51 @@ def main(argv=None) -> int:
         for i, e in enumerate(registry.EXERCISES, 1):
             print(f"{i}. {e.slug:<15} {e.points:>4g} pts  {e.title}")
         return 0
+    if args.command == "grade":
+        return _grade(parser, args)
+    if args.command == "show":
+        return _show(parser, args)
     return _check(parser, args)
+
+
+def _show(parser, args) -> int:
+    from graders.results import from_gradescope
+
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                       and "NO_COLOR" not in os.environ)
+    for path in args.files:
+        try:
+            results = from_gradescope(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"{path}: not a readable results.json ({exc})")
+        if len(args.files) > 1:
+            print(f"== {path} ==")
+        print(render_text(results, color=color, only_failed=args.only_failed))
+    return 0
+
+
+def _grade(parser, args) -> int:
+    subs, out = args.submissions, args.out
+    if not subs.is_dir():
+        parser.error(f"SUBMISSIONS {subs}: no such folder")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.timeout <= 0:
+        parser.error("--timeout must be a positive number of seconds")
+    if args.memory < 256:
+        parser.error("--memory must be at least 256 MB (NumPy and SymPy need room)")
+    subs_real, out_real = subs.resolve(), out.resolve()
+    if out_real == subs_real or subs_real in out_real.parents:
+        parser.error(f"--out {out} is inside SUBMISSIONS; it would be graded as a student")
+    if out_real in subs_real.parents:
+        parser.error(f"SUBMISSIONS {subs} is inside --out {out}; keep them apart")
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} exists and is not a folder")
+    from graders.batch import Options, run
+
+    run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
+                force=args.force, progress=not args.no_progress))
+    return 0
 
 
 def _check(parser, args) -> int:
@@ -83,18 +158,21 @@ def _check(parser, args) -> int:
     if args.timeout <= 0:
         parser.error("--timeout must be a positive number of seconds")
     from graders.engine import grade_file  # heavy imports only once the arguments are good
+    from graders.sandbox import Worker
 
     slugs = args.slugs or [e.slug for e in registry.EXERCISES]
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                        and "NO_COLOR" not in os.environ)
     results = []
     start = time.perf_counter()
-    for slug in slugs:
-        result = grade_file(slug, args.dir / f"{slug}.py", hidden=not args.public_only,
-                            call_timeout=args.timeout)
-        results.append(result)
-        if not args.json:
-            print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
+    with Worker(args.dir) as worker:  # one sandboxed process serves all the files
+        for slug in slugs:
+            result = grade_file(slug, args.dir / f"{slug}.py", hidden=not args.public_only,
+                                call_timeout=args.timeout, worker=worker)
+            results.append(result)
+            if not args.json:
+                print(render_text([result], color=color, totals=False, only_failed=args.only_failed),
+                      flush=True)
     if args.json:
         print(json.dumps(to_gradescope(results), indent=2))
     else:

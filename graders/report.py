@@ -14,13 +14,25 @@ def _pts(x):
     return f"{x:g}"
 
 
+def _common_problem(r):
+    """The reason, when every check says "not graded: <the same reason>"."""
+    messages = {c.message for c in r.checks}
+    if len(messages) == 1 and r.checks and r.checks[0].message.startswith("not graded: "):
+        return r.checks[0].message[len("not graded: "):]
+    return ""
+
+
 def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None) -> str:
     lines = []
     if not summary_only:
         for r in results:
             lines.append(_paint(f"{r.exercise} — {r.title}", BOLD, color))
-            if r.problem:
-                lines.append("  " + _paint(f"✗ {r.problem}", RED, color))
+            problem = r.problem or _common_problem(r)
+            if problem:  # nothing could be graded: say why once, not once per check
+                lines.append("  " + _paint(f"✗ {problem}", RED, color))
+                lines.append(f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}")
+                lines.append("")
+                continue
             for c in r.checks:
                 if only_failed and c.passed:
                     continue
@@ -28,7 +40,7 @@ def render_text(results, *, color=False, totals=True, summary_only=False, only_f
                 tag = "" if c.visibility == "public" else _paint(" (hidden)", DIM, color)
                 lines.append(f"  {_paint(MARKS.get(c.outcome, '✗'), code, color)} "
                              f"{c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]")
-                if c.message and not (r.problem and c.message.endswith(r.problem)):
+                if c.message:
                     for text in c.message.splitlines():
                         lines.append("      " + text)
             lines.append(f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}")

@@ -31,6 +31,7 @@ class ExerciseResult:
     title: str
     checks: list = field(default_factory=list)
     problem: str = ""  # why nothing could be graded (missing file, syntax error...)
+    missing: bool = False  # the file was not submitted at all
     seconds: float = 0.0
 
     @property
@@ -69,3 +70,26 @@ def to_gradescope(results, *, include_timing: bool = False) -> dict:
     if include_timing:
         out["execution_time"] = round(sum(r.seconds for r in results), 3)
     return out
+
+
+def from_gradescope(data: dict) -> list:
+    """ExerciseResults back from a results.json written by ``to_gradescope``."""
+    from graders import registry
+
+    by = {}
+    for t in data["tests"]:
+        slug = str(t["exercise"])
+        if slug not in by:
+            title = registry.BY_SLUG[slug].title if slug in registry.BY_SLUG else slug
+            by[slug] = ExerciseResult(slug, title)
+        name = str(t["name"])
+        prefix = f"{slug}: "
+        outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
+        message = str(t.get("output", ""))
+        if outcome == "undecided" and message.startswith("Undecided: "):
+            message = message[len("Undecided: "):]
+        by[slug].checks.append(CheckResult(
+            slug, name[len(prefix):] if name.startswith(prefix) else name, float(t["score"]),
+            float(t["max_score"]), outcome, message,
+            "public" if t.get("visibility") == "visible" else "hidden"))
+    return list(by.values())
