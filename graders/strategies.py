@@ -15,8 +15,13 @@ BOUND = 10.0
 
 
 def floats(bound: float = BOUND):
-    """Finite float64 values in [-bound, bound], rounded to 2 decimals so feedback reads well."""
-    return st.floats(-bound, bound, allow_nan=False, allow_infinity=False).map(lambda x: round(x, 2))
+    """Finite float64 values in [-bound, bound] with 2 decimals, so feedback reads well.
+
+    Drawn as whole hundredths: several times faster to generate than
+    st.floats, and they shrink towards 0 and towards short numbers.
+    """
+    n = int(round(bound * 100))
+    return st.integers(-n, n).map(lambda i: i / 100)
 
 
 def matrices(rows=st.integers(1, 4), cols=st.integers(1, 4), bound: float = BOUND):

@@ -84,9 +84,13 @@ class Zygote:
         self.sock = ours
         self.pid_owner = os.getpid()
 
-    def _ask(self, request, fds=()):
+    def start(self):
+        """Start the zygote now (it is otherwise started by the first request)."""
         if self.proc is None or self.proc.poll() is not None or self.pid_owner != os.getpid():
             self._start()
+
+    def _ask(self, request, fds=()):
+        self.start()
         try:
             socket.send_fds(self.sock, [json.dumps(request).encode()], list(fds))
             reply = self.sock.recv(1 << 16)
