@@ -90,7 +90,7 @@ def _job_init():
 
 def grade_student(task):
     """Grade one student's folder; return (name, results.json text, facts for the summary)."""
-    from graders.engine import grade_file
+    from graders.engine import grade_file, import_timeout
     from graders.results import to_gradescope
     from graders.sandbox import Worker
     from graders.zygote import Jail, Limits
@@ -99,7 +99,7 @@ def grade_student(task):
     start = time.perf_counter()
     jail = Jail.for_folder(submissions, limits=Limits(memory_mb=memory_mb))
     results = []
-    with Worker(folder, jail=jail) as worker:
+    with Worker(folder, jail=jail, import_timeout=import_timeout(timeout)) as worker:
         for ex in registry.EXERCISES:
             results.append(grade_file(ex.slug, Path(folder) / f"{ex.slug}.py", call_timeout=timeout,
                                       worker=worker))
@@ -133,8 +133,16 @@ def gradebook_text(out: Path, students) -> str:
     return buf.getvalue()
 
 
-def run(opts: Options, say=print) -> int:
-    """Grade everything; return the number of students graded in this run."""
+def _remove_torn_files(out: Path) -> None:
+    """Temporary files a killed run left behind (write_atomic names them .<name>.<random>.tmp)."""
+    if out.is_dir():
+        for path in list(out.glob(".gradebook.csv.*.tmp")) + list(out.glob("*/.results.json.*.tmp")):
+            path.unlink(missing_ok=True)
+
+
+def run(opts: Options, say=print) -> dict:
+    """Grade everything; return facts about each student graded in this run."""
+    _remove_torn_files(opts.out)
     students, skipped = discover(opts.submissions)
     for line in skipped:
         say(f"skipped {line}")
@@ -156,7 +164,7 @@ def run(opts: Options, say=print) -> int:
             bar.close()
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, students))
     say(summary(opts.out, students, facts))
-    return len(tasks)
+    return facts
 
 
 def _progress(total, enabled):

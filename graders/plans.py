@@ -12,8 +12,11 @@ the recording, with no Hypothesis at all.
 Only a pass is taken from a replay; anything else (a failed property, a
 failed expectation, an exception, a batch that hangs or kills the worker)
 sends the check to a live run, which reports exactly what a live-only grader
-would, including Hypothesis's shrunk counterexample. A call that differs from
-the recording (the check branched on an answer) is made live, in order.
+would, including Hypothesis's shrunk counterexample. The live run still takes
+the batch's answers while its calls follow the recording (Hypothesis draws the
+same inputs up to the first failure); from the first call that differs (the
+check branched on an answer, or Hypothesis is shrinking) calls go to the
+worker one by one, in order.
 The one difference from a live run: a student function that keeps state
 between calls (NumPy's global random state, say) sees the recorded calls all
 at once, so a replay may pass where a live run would have failed, or the
@@ -110,18 +113,29 @@ def run_recorded(fn, ref):
     return rec.plan
 
 
-def run_replayed(fn, sub, ref, plan: Plan):
-    """Run ``fn`` for a student from ``plan``. Raises NeedLive when only a live run will do."""
-    try:
-        answers = sub.batch(plan.calls) if plan.calls else []
-    except StudentError:
-        raise NeedLive from None
-    replay = Replay(sub, plan, answers)
-    token = _MODE.set(Mode(plan, recording=False))
-    try:
-        fn(replay, ref)
-    finally:
-        _MODE.reset(token)
+def run_check(fn, sub, ref, plan: Plan | None):
+    """Run check ``fn`` for a student: replayed from ``plan`` when it passes, else live.
+
+    The live run reuses the batch's answers for as long as its calls follow
+    the recording: Hypothesis draws the same inputs up to the first failure,
+    so only the shrinking calls reach the worker one by one.
+    """
+    answers = None
+    if plan is not None:
+        try:
+            answers = sub.batch(plan.calls) if plan.calls else []
+        except StudentError:
+            answers = None  # the batch hung or ended the worker: single calls will say which call
+    if answers is not None:
+        token = _MODE.set(Mode(plan, recording=False))
+        try:
+            fn(Replay(sub, plan, answers), ref)
+            return
+        except (NeedLive, Exception):  # noqa: BLE001 - anything but a pass is graded live
+            pass
+        finally:
+            _MODE.reset(token)
+    fn(Replay(sub, plan, answers) if answers is not None else sub, ref)
 
 
 class Plans:

@@ -38,7 +38,7 @@ class _Enough(BaseException):
     """Ends shrinking early (Hypothesis neither catches nor shrinks a BaseException)."""
 
 
-def for_all(strategy, body, *, max_examples: int = 40, examples=(), shrink_calls: int = 100):
+def for_all(strategy, body, *, max_examples: int = 40, examples=(), shrink_calls: int = 40):
     """Check ``body(x)`` for inputs ``x`` drawn from ``strategy``.
 
     ``body`` raises Fail with a message about what came back (it may include

@@ -1,0 +1,126 @@
+"""attn-grade grade: outputs, determinism, and resuming after a hard kill."""
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graders import registry
+from graders.batch import Options, run
+from graders.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from make_class import make_class  # noqa: E402
+
+SLUGS = [e.slug for e in registry.EXERCISES]
+STUDENTS = 4
+
+
+def _files(out: Path) -> dict:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory):
+    root = tmp_path_factory.mktemp("batch")
+    make_class(root / "class", STUDENTS, seed=7)
+    out = root / "graded"
+    run(Options(root / "class", out, jobs=2, progress=False), say=lambda *_: None)
+    return root / "class", out
+
+
+def test_every_student_gets_a_results_json_with_every_exercise(klass):
+    subs, out = klass
+    for student in sorted(p.name for p in subs.iterdir()):
+        data = json.loads((out / student / "results.json").read_text())
+        assert {t["exercise"] for t in data["tests"]} == set(SLUGS)
+        for t in data["tests"]:
+            assert {"name", "score", "max_score", "output", "visibility", "status"} <= set(t)
+        assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
+        missing = [s for s in SLUGS if not (subs / student / f"{s}.py").exists()]
+        for t in data["tests"]:
+            if t["exercise"] in missing:
+                assert t["score"] == 0 and "was not found" in t["output"]
+
+
+def test_gradebook_has_a_row_per_student_that_adds_up(klass):
+    subs, out = klass
+    rows = list(csv.reader((out / "gradebook.csv").read_text().splitlines()))
+    assert rows[0] == ["student", *SLUGS, "total"]
+    assert [r[0] for r in rows[1:]] == sorted(p.name for p in subs.iterdir())
+    for r in rows[1:]:
+        data = json.loads((out / r[0] / "results.json").read_text())
+        assert float(r[-1]) == pytest.approx(data["score"])
+        assert float(r[-1]) == pytest.approx(sum(float(x) for x in r[1:-1]))
+
+
+def test_a_second_run_gives_identical_files(klass, tmp_path):
+    subs, out = klass
+    run(Options(subs, tmp_path / "again", jobs=1, progress=False), say=lambda *_: None)
+    assert _files(tmp_path / "again") == _files(out)
+
+
+def test_a_run_killed_part_way_resumes_to_the_same_result(klass, tmp_path):
+    subs, out = klass
+    target = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "graders.cli", "grade", str(subs), "--out", str(target), "--jobs", "1",
+           "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 240
+    while not list(target.glob("*/results.json")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = list(target.glob("*/results.json"))
+    assert 1 <= len(done) < STUDENTS, "the run was not stopped part-way"
+    assert not (target / "gradebook.csv").exists()
+    code = main(["grade", str(subs), "--out", str(target), "--no-progress"])
+    assert code == 0
+    assert _files(target) == _files(out)  # torn temporary files of the killed run are gone too
+
+
+def test_students_already_graded_are_kept_unless_forced(klass, tmp_path, capsys):
+    subs, out = klass
+    copy, target = tmp_path / "class", tmp_path / "graded"
+    shutil.copytree(subs, copy)
+    shutil.copytree(out, target)
+    first = sorted(p.name for p in copy.iterdir())[0]
+    (copy / first / "softmax.py").write_text("def softmax(z, axis=-1):\n    return z\n")
+    assert main(["grade", str(copy), "--out", str(target), "--no-progress"]) == 0
+    assert "already graded" in capsys.readouterr().out
+    assert (target / first / "results.json").read_bytes() == (out / first / "results.json").read_bytes()
+    assert main(["grade", str(copy), "--out", str(target), "--no-progress", "--force"]) == 0
+    data = json.loads((target / first / "results.json").read_text())
+    assert sum(t["score"] for t in data["tests"] if t["exercise"] == "softmax") < 10
+
+
+def test_stray_files_are_skipped_with_a_reason(tmp_path, capsys):
+    subs = tmp_path / "class"
+    (subs / "ann").mkdir(parents=True)
+    shutil.copy(Path(registry.__file__).parent.parent / "solutions" / "softmax.py", subs / "ann" / "softmax.py")
+    (subs / "notes.txt").write_text("not a student")
+    assert main(["grade", str(subs), "--out", str(tmp_path / "graded"), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped notes.txt: not a folder" in out
+    assert (tmp_path / "graded" / "ann" / "results.json").exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["grade", "{subs}", "--out", "{subs}/graded"], "inside SUBMISSIONS"),
+    (["grade", "{subs}/nope", "--out", "{tmp}/graded"], "no such folder"),
+    (["grade", "{subs}", "--out", "{tmp}/graded", "--jobs", "0"], "--jobs must be at least 1"),
+    (["grade", "{subs}", "--out", "{tmp}/graded", "--memory", "10"], "at least 256 MB"),
+])
+def test_bad_arguments_exit_two_with_a_named_cause(tmp_path, capsys, argv, words):
+    subs = tmp_path / "class"
+    subs.mkdir()
+    with pytest.raises(SystemExit) as info:
+        main([a.format(subs=subs, tmp=tmp_path) for a in argv])
+    assert info.value.code == 2 and words in capsys.readouterr().err
