@@ -47,7 +47,8 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
     ``worker``: a Worker serving the file's folder, shared by a student's
-    exercises (one process instead of seven); by default a private one.
+    exercises (it starts a fresh process for each file, so one file cannot
+    change another's grade); by default a private one.
     ``replay=False`` runs every check live (graders/plans.py explains replay).
     """
     exercise = registry.get(slug)

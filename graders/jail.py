@@ -23,13 +23,14 @@ import ctypes
 import ctypes.util
 import os
 import resource
+import select
 import signal
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 24, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
 SANDBOX_UID = 65534  # nobody
 DEVICES = ("null", "zero", "random", "urandom")
 
@@ -73,18 +74,58 @@ def fork_into_pid_namespace():
     Returns in the child only. This process (outside) waits and exits with the
     child's status (128 + signal if killed), so killing it ends the sandbox.
     """
+    alive_r, alive_w = os.pipe()  # held open by this process until it ends
     pid = os.fork()
     if pid == 0:
+        os.close(alive_w)
         _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+        # Killed before the prctl above? Then no signal will come: its end of the pipe is closed.
+        if select.select([alive_r], [], [], 0)[0]:
+            os._exit(128 + signal.SIGKILL)
+        os.close(alive_r)
         return
+    os.close(alive_r)
+    _exit_like(pid)
+
+
+def fork_student():
+    """Fork the process that runs the student's code. Returns in that child only.
+
+    This process, PID 1 of the namespace, stays behind as its init and never runs
+    student code: the kernel clears a process's parent-death signal when its
+    credentials change, so a PID 1 that became nobody (or dropped its
+    capabilities) lost the signal set in fork_into_pid_namespace, and student
+    code could clear it with prctl anyway. Killing the outer process then left
+    the namespace running: a call that hung on sleep() with SIGTERM ignored, or a
+    loop, went on after its timeout until the CPU limit. This PID 1 keeps its
+    credentials and its parent-death signal, holds no pipes, cannot be ptraced
+    (not dumpable) and, being the namespace's init with no handlers, ignores
+    every signal sent from inside. When the outer process is killed it dies,
+    and with it every process in the namespace.
+    """
+    pid = os.fork()
+    if pid == 0:
+        return
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    for fd in os.listdir("/proc/self/fd"):  # the pipes: the parent sees EOF when the student's process ends
+        try:
+            os.close(int(fd))
+        except OSError:
+            pass
+    _exit_like(pid)
+
+
+def _exit_like(pid):
+    """Reap children until ``pid`` ends, then exit with its status (128 + signal if killed)."""
     while True:
         try:
-            _, status = os.waitpid(pid, 0)
-            break
+            done, status = os.wait()  # also reaps orphans reparented to this process
         except InterruptedError:
             continue
         except ChildProcessError:
             os._exit(0)
+        if done == pid:
+            break
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 
 
@@ -179,8 +220,9 @@ def confine(cfg, files):
     ``cfg``: scratch (absolute, real path of the submissions folder; in the
     sandbox it holds only ``files``, path relative to it -> bytes), libraries
     (folders Python needs, bound read-only), cpu, memory_mb, file_mb,
-    processes. Called in a forked child; where namespaces work it forks once
-    more and only the grandchild returns. The working directory is left at
+    processes. Called in a forked child; where namespaces work it forks twice
+    more (the namespace's init, then the student's process) and only the
+    great-grandchild returns. The working directory is left at
     the scratch folder.
     """
     measures, missing = [], []
@@ -196,6 +238,7 @@ def confine(cfg, files):
         fork_into_pid_namespace()
         scratch = cfg["scratch"]
         build_root(cfg["libraries"], scratch, files)
+        fork_student()
         measures.append("a private read-only file system holding only system libraries, Python and a "
                         "writable scratch folder with this student's files")
     os.environ["TMPDIR"] = scratch

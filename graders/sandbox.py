@@ -26,6 +26,10 @@ from graders.text import call_text
 from graders.zygote import Jail, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
+# JSON separators and containers in one answer. Arrays travel as base64 text, so the
+# honest answers of every solution, mutant and alternative hold at most ~1,200; a forged
+# "[[],[],...]" of 40 MB would cost the grader ~2 GB and ~20 s to read, outside any timeout.
+MAX_TOKENS = 100_000
 OUTPUT_KEEP = 8 << 10  # bytes of the student's own printing we keep for messages
 
 
@@ -38,7 +42,8 @@ class Raised(StudentError):
         self.func, self.info = func, info
         func = call or f"{func}()"
         self.type_name = str(info.get("type", "Exception"))
-        self.mro = [str(n) for n in info.get("mro", [])]
+        mro = info.get("mro")
+        self.mro = [str(n) for n in mro] if isinstance(mro, list) else []  # the worker's word: any JSON
         where = f" ({info['where']})" if info.get("where") else ""
         msg = str(info.get("message", ""))
         super().__init__(f"{func} raised {self.type_name}{': ' + msg if msg else ''}{where}")
@@ -97,12 +102,16 @@ class _Drain(threading.Thread):
 
 
 class Worker:
-    """One confined process serving one student's folder (all their exercise files).
+    """A confined process serving one student's folder, one exercise file at a time.
 
     Spawned lazily by the zygote; ``request`` sends one message and waits for
     the answer with a timeout. A worker that hangs is killed (with everything
     it started); one that ends is noticed. Either way the next request gets a
-    fresh worker, so one broken exercise does not spoil the others.
+    fresh worker, so one broken exercise does not spoil the others. Loading a
+    second exercise file also starts a fresh process (``files``): code
+    imported for one exercise may have replaced NumPy functions, rewritten the
+    scratch folder or left processes behind, and a file's grade must not
+    depend on the student's other files.
     """
 
     def __init__(self, folder, *, jail: Jail | None = None, zygote=None, import_timeout=30.0):
@@ -114,6 +123,7 @@ class Worker:
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
         self.sandbox = {}
+        self.files = set()  # exercise files imported in the current process
         self._next_id = 0
         self._drains = []
 
@@ -131,6 +141,7 @@ class Worker:
             raise Crashed(f"the grader could not start a worker: {exc}") from None
         self.generation += 1
         self.exit_code = None
+        self.files = set()
         self._drains = [_Drain(os.fdopen(out, "rb", buffering=0)), _Drain(os.fdopen(err, "rb", buffering=0))]
         for d in self._drains:
             d.start()
@@ -216,9 +227,16 @@ class Worker:
                     self.kill()
                     raise Crashed(f"the answer while {doing} was {size} bytes, larger than any answer asked for")
                 need = 4 + size
+        body = bytes(buf[4:])
+        if sum(body.count(c) for c in (b",", b"[", b"{")) > MAX_TOKENS:
+            self.kill()
+            raise Crashed(f"the answer while {doing} held more than {MAX_TOKENS} values, "
+                          f"far more than any answer asked for")
         try:
-            return json.loads(bytes(buf[4:]).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            return json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError, MemoryError):
+            # RecursionError: code that replaced the worker's own send() can write "[[[[...]]]]"
+            # nested deeper than json can read; uncaught, it ended the whole batch
             self.kill()
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
@@ -250,7 +268,9 @@ class Submission:
         except StudentError as exc:
             self.outcome = Outcome(False, str(exc), **self._box())
             return self.outcome
-        if not isinstance(answer.get("ready"), bool):
+        if not isinstance(answer.get("ready"), bool) or not isinstance(answer.get("functions", []), list):
+            # a list is checked too: code that replaced the worker's send() could make it 5,
+            # and iterating over that ended the whole batch
             self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
         elif answer["ready"]:
             names = [n for n in answer.get("functions", []) if isinstance(n, str)]
@@ -266,8 +286,11 @@ class Submission:
                 "missing": [str(m) for m in box.get("missing", [])]}
 
     def _load(self):
+        if self.worker.alive and self.worker.files - {self.path.name}:
+            self.worker.kill()  # another exercise ran in this process: start afresh (see Worker)
         answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
                                      "importing your file")
+        self.worker.files.add(self.path.name)
         self._loaded_in = self.worker.generation
         return answer
 
@@ -348,7 +371,10 @@ def interpret(filename, func, args, kwargs, msg):
         value = wire.decode(msg.get("value"))
     except wire.ProtocolError as exc:
         raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-    changed = [i for i in msg.get("mutated", []) if isinstance(i, (int, str))]
+    mutated = msg.get("mutated", [])
+    if not isinstance(mutated, list):
+        raise Crashed(f"{func}(): the worker's answer was malformed")
+    changed = [i for i in mutated if isinstance(i, (int, str))]
     return value, changed
 
 
@@ -377,6 +403,8 @@ def _import_message(filename, info):
     kind = str(info.get("type", "Exception"))
     msg = str(info.get("message", ""))
     where = f" at {info['where']}" if info.get("where") else ""
+    if kind == "SyntaxError" and "codec can't decode" in msg:  # how compile() reports bytes that are not UTF-8
+        return f"{filename} is not valid UTF-8 text{where}: {msg}; save it as UTF-8"
     if kind == "SyntaxError":
         return f"{filename} has a syntax error{where}: {msg}"
     if kind == "UnicodeDecodeError":

@@ -133,7 +133,10 @@ def _decode_array(meta):
         raise ProtocolError(f"bad array data: {exc}") from None
     if dt.kind != kind or dt.kind not in "biuf" or len(raw) != size * dt.itemsize:
         raise ProtocolError("array data does not match its dtype and shape")
-    arr = np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+    try:  # a forged shape such as [0, 2**70] has no bytes but still cannot be built
+        arr = np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+        raise ProtocolError(f"bad array: {exc}") from None
     if scalar:
         return arr.item()
     return arr

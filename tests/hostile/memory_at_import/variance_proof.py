@@ -1,0 +1,2 @@
+# Ten gigabytes at import.
+HOARD = bytearray(10**10)

@@ -1,0 +1,2 @@
+def softmax(z, axis=-1)
+    return z
