@@ -33,3 +33,36 @@ def test_replay_gives_the_same_grade_as_a_live_run(slug, path):
     live = grade_file(slug, path, replay=False)
     replayed = grade_file(slug, path, replay=True)
     assert _view(replayed) == _view(live)
+
+
+def test_examples_do_not_depend_on_which_modules_are_loaded(tmp_path):
+    """Hypothesis would mix numbers from the source of loaded local modules into its examples."""
+    import sys
+    import types
+
+    from hypothesis import given, settings
+
+    from graders.props import GRADING
+    from graders.strategies import qkv
+
+    def draws():
+        seen = []
+
+        @settings(GRADING, max_examples=60)
+        @given(qkv())
+        def collect(x):
+            seen.append(repr(x))
+
+        collect()
+        return seen
+
+    before = draws()
+    source = tmp_path / "lots_of_constants.py"
+    source.write_text("VALUES = [" + ", ".join(str(n) for n in range(1000, 1400)) + ", 0.123456, -7.77]\n")
+    module = types.ModuleType("lots_of_constants")
+    module.__file__ = str(source)
+    sys.modules["lots_of_constants"] = module
+    try:
+        assert draws() == before
+    finally:
+        del sys.modules["lots_of_constants"]
