@@ -68,6 +68,14 @@ def enter_namespaces():
     return "PID, mount, network and IPC namespaces"
 
 
+def die_with_parent():
+    """Be sent SIGKILL when the parent ends; if it already has, end now."""
+    parent = os.getppid()
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    if os.getppid() != parent:
+        os._exit(128 + signal.SIGKILL)
+
+
 def fork_into_pid_namespace():
     """Fork; the child is PID 1 of the new namespace and dies with this process.
 

@@ -329,6 +329,7 @@ def child(req, fds, jail):
     """In a fresh fork of the zygote: confine, then serve. Never returns."""
     code = 0
     try:
+        jail.die_with_parent()  # a zygote that is killed takes its workers with it
         req_fd, res_fd, out_fd, err_fd = fds
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
@@ -380,6 +381,7 @@ def zygote(ctrl_fd):
         sympy = None
     _warm_up(numpy, sympy)
     jail = _sibling("jail")
+    jail.die_with_parent()  # the grading process that started us was killed (kill -9): so are we
     sock = socket.socket(fileno=ctrl_fd)
     finished = {}
     while True:
