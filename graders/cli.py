@@ -108,11 +108,16 @@ def main(argv=None) -> int:
     return _check(parser, args)
 
 
+def _wants_color(args) -> bool:
+    """--color always, or auto on a terminal unless NO_COLOR is set."""
+    return args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                      and "NO_COLOR" not in os.environ)
+
+
 def _show(parser, args) -> int:
     from graders.results import from_gradescope
 
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                       and "NO_COLOR" not in os.environ)
+    color = _wants_color(args)
     for path in args.files:
         try:
             results = from_gradescope(json.loads(path.read_text(encoding="utf-8")))
@@ -164,8 +169,7 @@ def _check(parser, args) -> int:
     from graders.sandbox import Worker
 
     slugs = args.slugs or [e.slug for e in registry.EXERCISES]
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                       and "NO_COLOR" not in os.environ)
+    color = _wants_color(args)
     results = []
     start = time.perf_counter()
     with Worker(args.dir) as worker:  # one sandboxed process serves all the files

@@ -116,13 +116,3 @@ def _execute(slug, fn, sub, ref, replay=True):
     """Run one check: replayed from its recording when there is one, else live."""
     plan = PLANS.get((slug, fn.__name__), fn, ref) if replay and ref is not None else None
     run_check(fn, sub, ref, plan)
-
-
-def grade_dir(directory, slugs=None, *, jail=None, **kwargs) -> list:
-    """Grade ``directory/<slug>.py`` for each slug (default: every exercise), in one worker.
-
-    ``jail``: where the worker's scratch folder is (default: ``directory``).
-    """
-    slugs = slugs or [e.slug for e in registry.EXERCISES]
-    with Worker(directory, jail=jail) as worker:
-        return [grade_file(slug, Path(directory) / f"{slug}.py", worker=worker, **kwargs) for slug in slugs]

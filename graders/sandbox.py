@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import wire
+from graders import worker as protocol
 from graders.text import call_text
 from graders.zygote import Jail, ZygoteError, shared
 
@@ -195,13 +196,8 @@ class Worker:
         return "".join(d.kept.decode("utf-8", "replace") for d in self._drains)
 
     def _send(self, obj, doing):
-        data = json.dumps(obj).encode("utf-8")
         try:
-            os.write(self._req, struct.pack(">I", len(data)))
-            view = memoryview(data)
-            while view:
-                n = os.write(self._req, view)
-                view = view[n:]
+            protocol.send(self._req, obj)  # the framing both sides share (graders/worker.py)
         except OSError:
             self.kill()
             raise Crashed(f"the worker had stopped before {doing}") from None

@@ -36,11 +36,11 @@ MAX_ITEMS = 10_000
 
 
 def send(fd, obj):
+    """Write one message: its length (4 bytes, big-endian), then its JSON."""
     data = json.dumps(obj, allow_nan=True).encode("utf-8")
-    buf = struct.pack(">I", len(data)) + data
-    while buf:
-        n = os.write(fd, buf)
-        buf = buf[n:]
+    view = memoryview(struct.pack(">I", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def recv(fd):
