@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from graders.checks import (Fail, as_array, as_bool_array, call_text, check, diagnose, expect,
+from .checks import (Fail, as_array, as_bool_array, call_text, check, diagnose, expect,
                             expect_array_close, expect_tuple, show)
-from graders.props import for_all
-from graders.strategies import floats, masks, permutations, qkv
+from .props import for_all
+from .strategies import floats, masks, permutations, qkv
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
-from graders import registry
+from . import registry
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _already_graded(path: Path) -> bool:
 
 # ------------------------------------------------------------------ in a job process
 def _job_init():
-    from graders.jail import PR_SET_PDEATHSIG, _libc
+    from .jail import PR_SET_PDEATHSIG, _libc
 
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -90,10 +90,10 @@ def _job_init():
 
 def grade_student(task):
     """Grade one student's folder; return (name, results.json text, facts for the summary)."""
-    from graders.engine import grade_file, import_timeout
-    from graders.results import to_gradescope
-    from graders.sandbox import Worker
-    from graders.zygote import Jail, Limits
+    from .engine import grade_file, import_timeout
+    from .results import to_gradescope
+    from .sandbox import Worker
+    from .zygote import Jail, Limits
 
     name, folder, submissions, timeout, memory_mb = task
     start = time.perf_counter()

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graders.exact import compare
-from graders.text import call_text, show  # noqa: F401 - part of the graders' vocabulary
-from graders.wire import Rejected
+from .exact import compare
+from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
+from .wire import Rejected
 
 
 @dataclass(frozen=True)

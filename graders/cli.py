@@ -11,15 +11,20 @@ Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from graders import registry
-from graders.report import render_text
-from graders.results import to_gradescope
+from . import registry
+from .report import render_text
+from .results import to_gradescope
+
+# Modules adding their own subcommand: each has ``register(subparsers)``, which adds
+# a parser and ``set_defaults(run=fn)``; ``fn(parser, args)`` returns the exit status.
+PLUGINS = ()
 
 EPILOG = """\
 examples:
@@ -91,12 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     shw.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     sub.add_parser("list", help="list the exercises with their titles and points")
+    for name in PLUGINS:
+        importlib.import_module(f".{name}", __package__).register(sub)
     return parser
 
 
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "run"):  # a subcommand registered by one of PLUGINS
+        return args.run(parser, args)
     if args.command == "list":
         for i, e in enumerate(registry.EXERCISES, 1):
             print(f"{i}. {e.slug:<15} {e.points:>4g} pts  {e.title}")
@@ -115,7 +124,7 @@ def _wants_color(args) -> bool:
 
 
 def _show(parser, args) -> int:
-    from graders.results import from_gradescope
+    from .results import from_gradescope
 
     color = _wants_color(args)
     for path in args.files:
@@ -146,7 +155,7 @@ def _grade(parser, args) -> int:
         parser.error(f"SUBMISSIONS {subs} is inside --out {out}; keep them apart")
     if out.exists() and not out.is_dir():
         parser.error(f"--out {out} exists and is not a folder")
-    from graders.batch import Options, run
+    from .batch import Options, run
 
     run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                 force=args.force, progress=not args.no_progress))
@@ -162,11 +171,11 @@ def _check(parser, args) -> int:
         parser.error(f"--dir {args.dir}: no such folder (it should hold your <slug>.py files)")
     if args.timeout <= 0:
         parser.error("--timeout must be a positive number of seconds")
-    from graders.zygote import shared
+    from .zygote import shared
 
     shared().start()  # the zygote imports NumPy and SymPy while this process imports the graders
-    from graders.engine import grade_file  # heavy imports only once the arguments are good
-    from graders.sandbox import Worker
+    from .engine import grade_file  # heavy imports only once the arguments are good
+    from .sandbox import Worker
 
     slugs = args.slugs or [e.slug for e in registry.EXERCISES]
     color = _wants_color(args)

@@ -13,11 +13,11 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from graders import registry
-from graders.checks import Fail
-from graders.plans import Plans, run_check
-from graders.results import CheckResult, ExerciseResult
-from graders.sandbox import StudentError, Submission, Worker
+from . import registry
+from .checks import Fail
+from .plans import Plans, run_check
+from .results import CheckResult, ExerciseResult
+from .sandbox import StudentError, Submission, Worker
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -25,7 +25,7 @@ SOLUTIONS = ROOT / "solutions"
 
 def checks_of(slug: str) -> list:
     """The grader's checks in the order they are written in graders/<slug>.py."""
-    module = importlib.import_module(f"graders.{slug}")
+    module = importlib.import_module(f".{slug}", __package__)
     found = [f for f in vars(module).values() if callable(f) and hasattr(f, "spec")]
     return sorted(found, key=lambda f: f.__code__.co_firstlineno)
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from graders.wire import Rejected, SympyText
+from .wire import Rejected, SympyText
 
 MAX_TEXT = 20_000
 MAX_NODES = 2_000

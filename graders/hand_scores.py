@@ -12,9 +12,9 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from graders.checks import Fail, check, expect_tuple
-from graders.exact import time_limit, TimeUp, compare, to_expr
-from graders.wire import SympyText
+from .checks import Fail, check, expect_tuple
+from .exact import time_limit, TimeUp, compare, to_expr
+from .wire import SympyText
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
 SUB = ("₁", "₂")

@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from graders.checks import Fail, as_array, call_text, check, diagnose, expect, expect_array_close, expect_tuple, show
-from graders.props import for_all
-from graders.sandbox import Raised
-from graders.strategies import permutations
+from .checks import Fail, as_array, call_text, check, diagnose, expect, expect_array_close, expect_tuple, show
+from .props import for_all
+from .sandbox import Raised
+from .strategies import permutations
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)

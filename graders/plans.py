@@ -29,8 +29,8 @@ import contextvars
 import copy
 from dataclasses import dataclass, field
 
-from graders import worker as wirefmt
-from graders.sandbox import StudentError, interpret, request
+from . import worker as wirefmt
+from .sandbox import StudentError, interpret, request
 
 _MODE = contextvars.ContextVar("attn_plan_mode", default=None)
 

@@ -1,7 +1,8 @@
 """The exercises, in teaching order: the one list every tool reads.
 
-Adding an exercise: write exercises/<slug>.py, solutions/<slug>.py and
-graders/<slug>.py, then add one line here. ``points`` must equal the sum of
+Adding an exercise: write exercises/<slug>.py, solutions/<slug>.py,
+graders/<slug>.py (public checks) and graders/hidden/<slug>.py (hidden
+checks), then add one line here and run ``attn-grade course build``. ``points`` must equal the sum of
 the grader's check points (the project's tests hold this).
 """
 
@@ -16,24 +17,31 @@ class Exercise:
     title: str
     points: float
     functions: tuple
+    assignment: str  # the nbgrader assignment (course/source/<assignment>/<slug>.ipynb)
 
 
 EXERCISES = (
     Exercise("hand_scores", "Attention by hand: one query, two keys", 8,
-             ("scaled_scores", "attention_weights", "attention_output")),
+             ("scaled_scores", "attention_weights", "attention_output"), "part1_scores"),
     Exercise("variance_proof", "Why divide by the square root of d_k", 6,
-             ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance")),
-    Exercise("saturation", "Saturation, measured", 8, ("dot_variances", "mean_top_weight")),
+             ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance"), "part1_scores"),
+    Exercise("saturation", "Saturation, measured", 8, ("dot_variances", "mean_top_weight"), "part2_saturation"),
     Exercise("worked_example", "The cat sat: a worked example", 8,
-             ("scale_scores", "softmax_percent", "head_dim")),
-    Exercise("softmax", "A numerically stable softmax", 10, ("softmax",)),
+             ("scale_scores", "softmax_percent", "head_dim"), "part2_saturation"),
+    Exercise("softmax", "A numerically stable softmax", 10, ("softmax",), "part3_attention"),
     Exercise("attention", "Scaled dot-product attention and masks", 14,
-             ("causal_mask", "padding_mask", "attention")),
+             ("causal_mask", "padding_mask", "attention"), "part3_attention"),
     Exercise("multi_head", "Multi-head attention and cross-attention", 12,
-             ("multi_head_attention", "cross_attention")),
+             ("multi_head_attention", "cross_attention"), "part3_attention"),
 )
 
 BY_SLUG = {e.slug: e for e in EXERCISES}
+ASSIGNMENTS = tuple(dict.fromkeys(e.assignment for e in EXERCISES))  # in teaching order
+
+
+def of_assignment(name: str) -> tuple:
+    """The exercises of one assignment, in teaching order."""
+    return tuple(e for e in EXERCISES if e.assignment == name)
 
 
 def get(slug: str) -> Exercise:

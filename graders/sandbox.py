@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders import wire
-from graders import worker as protocol
-from graders.text import call_text
-from graders.zygote import Jail, ZygoteError, shared
+from . import wire
+from . import worker as protocol
+from .text import call_text
+from .zygote import Jail, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
 # JSON separators and containers in one answer. Arrays travel as base64 text, so the

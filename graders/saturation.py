@@ -20,8 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from graders.checks import Fail, call_text, check, expect, expect_tuple, show
-from graders.wire import Rng
+from .checks import Fail, call_text, check, expect, expect_tuple, show
+from .wire import Rng
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0

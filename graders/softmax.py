@@ -3,9 +3,9 @@
 import numpy as np
 from hypothesis import strategies as st
 
-from graders.checks import Fail, as_array, call_text, check, diagnose, expect, expect_array_close, show
-from graders.props import for_all
-from graders.strategies import array_and_axis, arrays_any_rank
+from .checks import Fail, as_array, call_text, check, diagnose, expect, expect_array_close, show
+from .props import for_all
+from .strategies import array_and_axis, arrays_any_rank
 
 TOL = 1e-9
 

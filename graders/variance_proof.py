@@ -11,9 +11,9 @@ from functools import lru_cache
 
 import sympy as sp
 
-from graders.checks import Fail, check
-from graders.exact import time_limit, TimeUp, compare, to_expr
-from graders.sandbox import StudentError
+from .checks import Fail, check
+from .exact import time_limit, TimeUp, compare, to_expr
+from .sandbox import StudentError
 
 D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
 SYMBOLS = {"d_k": D}

@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from graders.checks import Fail, as_array, call_text, check, diagnose, expect, show
-from graders.props import for_all
-from graders.sandbox import Raised
-from graders.strategies import floats
+from .checks import Fail, as_array, call_text, check, diagnose, expect, show
+from .props import for_all
+from .sandbox import Raised
+from .strategies import floats
 
 CAT_SAT = np.array([3.877, 14.905, 8.293])  # raw scores of "cat" against the, cat, sat
 D_MODEL = 24
