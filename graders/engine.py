@@ -23,10 +23,24 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 
 
-def checks_of(slug: str) -> list:
-    """The grader's checks in the order they are written in graders/<slug>.py."""
-    module = importlib.import_module(f".{slug}", __package__)
-    found = [f for f in vars(module).values() if callable(f) and hasattr(f, "spec")]
+def checks_of(slug: str, hidden: bool = True) -> list:
+    """The public checks of graders/<slug>.py, then (with ``hidden``) those of
+    graders/hidden/<slug>.py, each in the order they are written. A copy of the
+    package without hidden/ (what students get) simply has public checks only."""
+    found = _checks_in(f".{slug}")
+    if hidden:
+        try:
+            found += _checks_in(f".hidden.{slug}")
+        except ModuleNotFoundError as exc:
+            if exc.name not in (f"{__package__}.hidden", f"{__package__}.hidden.{slug}"):
+                raise
+    return found
+
+
+def _checks_in(name: str) -> list:
+    module = importlib.import_module(name, __package__)
+    found = [f for f in vars(module).values()
+             if callable(f) and hasattr(f, "spec") and f.__module__ == module.__name__]
     return sorted(found, key=lambda f: f.__code__.co_firstlineno)
 
 
@@ -52,7 +66,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     ``replay=False`` runs every check live (graders/plans.py explains replay).
     """
     exercise = registry.get(slug)
-    checks = [c for c in checks_of(slug) if hidden or not c.spec.hidden]
+    checks = checks_of(slug, hidden)
     ref = reference(slug) if hidden else None
     result = ExerciseResult(slug, exercise.title)
     start = time.perf_counter()
@@ -114,5 +128,5 @@ PLANS = Plans()  # recorded checks, reused for every file this process grades
 
 def _execute(slug, fn, sub, ref, replay=True):
     """Run one check: replayed from its recording when there is one, else live."""
-    plan = PLANS.get((slug, fn.__name__), fn, ref) if replay and ref is not None else None
+    plan = PLANS.get((fn.__module__, fn.__name__), fn, ref) if replay and ref is not None else None
     run_check(fn, sub, ref, plan)

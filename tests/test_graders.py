@@ -39,6 +39,16 @@ def test_check_points_add_up_to_the_registry(slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_hidden_checks_live_only_in_graders_hidden(slug):
+    """Students get graders/ without hidden/: a hidden check left in graders/<slug>.py would ship."""
+    public = checks_of(slug, hidden=False)
+    assert public and not any(c.spec.hidden for c in public), f"graders/{slug}.py holds a hidden check"
+    hidden = checks_of(slug)[len(public):]
+    assert hidden and all(c.spec.hidden for c in hidden), f"graders/hidden/{slug}.py holds a public check"
+    assert {c.__module__ for c in hidden} == {f"graders.hidden.{slug}"}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_reference_solution_scores_full_marks(slug):
     result = grade_file(slug, ROOT / "solutions" / f"{slug}.py")
     _no_grader_errors(result)

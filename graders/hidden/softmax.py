@@ -1,0 +1,22 @@
+"""Hidden checks for softmax: they compare with the reference solution and are never shipped."""
+
+from ..checks import Fail, call_text, check, expect_array_close, show
+from ..props import for_all
+from ..softmax import _softmax
+from ..strategies import array_and_axis
+
+TOL = 1e-9
+
+
+@check("agrees with the reference softmax", 2, hidden=True, uses=("softmax",))
+def agrees_with_reference(sub, ref):
+    def prop(case):
+        z, axis = case
+        a = _softmax(sub, z, axis)
+        expected = ref.softmax(z, axis=axis)
+        try:
+            expect_array_close("the result", expected, a, rtol=1e-7, atol=TOL)
+        except Fail as exc:
+            raise Fail(f"called {call_text('softmax', z, axis=axis)}; got {show(a)}: {exc.message}") from None
+
+    for_all(array_and_axis(bound=30.0), prop)

@@ -1,0 +1,71 @@
+"""Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
+
+import sympy as sp
+
+from ..checks import Fail, check
+from ..exact import compare, to_expr
+from ..sandbox import StudentError
+from ..variance_proof import SYMBOLS, D, _same
+
+
+def _exact(sub, ref, func, mistakes):
+    """Hidden: ``func()`` must equal the reference exactly; name a matching known mistake.
+
+    ``mistakes`` is a sequence of (message, wrong value), or a function giving
+    one, called only once the answer is known to be wrong."""
+    value = sub.call(func)
+    verdict = compare(sp.sympify(getattr(ref, func)()), value, symbols=SYMBOLS)
+    if verdict.fraction >= 1:
+        return
+    hint = ""
+    if verdict.outcome == "failed":
+        expr, _ = to_expr(value, SYMBOLS)
+        if expr is not None:
+            mistakes = mistakes() if callable(mistakes) else mistakes
+            hint = next((m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))), "")
+    raise Fail(f"{func}(): {verdict.message}" + (f". It looks like {hint}" if hint else ""),
+               verdict.fraction, verdict.outcome)
+
+
+@check("E[q_i k_i] is exact and right", 1, hidden=True, uses=("product_mean",))
+def product_mean_exact(sub, ref):
+    _exact(sub, ref, "product_mean", (
+        ("you used E[q_i²] (or a variance) instead of E[q_i] E[k_i], which independence allows", 1),
+    ))
+
+
+@check("Var(q_i k_i) is exact and right", 1, hidden=True, uses=("product_variance",))
+def product_variance_exact(sub, ref):
+    _exact(sub, ref, "product_variance", (
+        ("the variances of q_i and k_i were added; for a product of independent variables use "
+         "Var(q_i k_i) = E[q_i² k_i²] − E[q_i k_i]² and E[q_i² k_i²] = E[q_i²] E[k_i²]", 2),
+        ("q_i k_i never varies, which a variance of 0 would mean; use Var(X) = E[X²] − E[X]²", 0),
+    ))
+
+
+@check("Var(q·k) is exact and right for every d_k", 1.5, hidden=True, uses=("dot_variance",))
+def dot_variance_exact(sub, ref):
+    _exact(sub, ref, "dot_variance", (
+        ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", D**2),
+        ("you gave the standard deviation of q·k, not its variance", sp.sqrt(D)),
+        ("each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)", 2 * D),
+    ))
+
+
+@check("Var(q·k / √d_k) is exact and right", 1, hidden=True, uses=("scaled_dot_variance",))
+def scaled_dot_variance_exact(sub, ref):
+    def mistakes():
+        try:  # compared with the student's own Var(q·k), so a wrong one is not blamed twice
+            dot, _ = to_expr(sub.call("dot_variance"), SYMBOLS)
+        except StudentError:
+            dot = None
+        own = [] if dot is None else [
+            ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / D)]
+        return own + [
+            ("q·k was divided by d_k instead of √d_k", 1 / D),
+            ("the factor 1/√d_k was not squared: Var(cX) = c² Var(X)", sp.sqrt(D)),
+            ("the division by √d_k was left out", sp.sympify(ref.dot_variance())),
+            ("the variances of q_i and k_i were added in each term instead of multiplied", 2),
+        ]
+
+    _exact(sub, ref, "scaled_dot_variance", mistakes)
