@@ -28,7 +28,9 @@ def checks_of(slug: str, hidden: bool = True) -> list:
     graders/hidden/<slug>.py, each in the order they are written. A copy of the
     package without hidden/ (what students get) simply has public checks only."""
     found = _checks_in(f".{slug}")
-    if hidden:
+    # Only a hidden/ folder beside this file counts: an editable install's import hook
+    # would otherwise find the project's hidden checks from a student's copy.
+    if hidden and (Path(__file__).parent / "hidden").is_dir():
         try:
             found += _checks_in(f".hidden.{slug}")
         except ModuleNotFoundError as exc:

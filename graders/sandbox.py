@@ -174,14 +174,19 @@ class Worker:
                 os.close(fd)
             except OSError:
                 pass
-        if not ended:
-            try:
-                os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
-            except (ProcessLookupError, PermissionError):
-                pass
-        self.exit_code = self.zygote.status(pid)
-        for d in self._drains:
-            d.join(timeout=1)
+        if ended:  # say why it ended: wait for its exit status and what it printed
+            self.exit_code = self.zygote.status(pid)
+            for d in self._drains:
+                d.join(timeout=1)
+            return
+        try:
+            os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
+        except (ProcessLookupError, PermissionError):
+            pass
+        # Nobody needs the status of a process we killed: the zygote reaps it in the
+        # background, and the next file does not wait for the namespace to be torn down.
+        self.zygote.forget(pid)
+        self.exit_code = None
 
     close = kill
 

@@ -383,7 +383,7 @@ def zygote(ctrl_fd):
     jail = _sibling("jail")
     jail.die_with_parent()  # the grading process that started us was killed (kill -9): so are we
     sock = socket.socket(fileno=ctrl_fd)
-    finished = {}
+    finished, forgotten = {}, set()
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
@@ -392,7 +392,7 @@ def zygote(ctrl_fd):
         if not msg:
             return
         req = json.loads(msg.decode("utf-8"))
-        _reap(finished)
+        _reap(finished, forgotten)
         if req["op"] == "spawn":
             pid = os.fork()
             if pid == 0:
@@ -403,6 +403,10 @@ def zygote(ctrl_fd):
             sock.send(json.dumps({"pid": pid}).encode())
         elif req["op"] == "wait":
             sock.send(json.dumps({"status": _wait(req["pid"], finished)}).encode())
+        elif req["op"] == "forget":  # reaped whenever it ends; its status is not kept
+            if finished.pop(req["pid"], None) is None:
+                forgotten.add(req["pid"])
+            sock.send(b'{"ok": true}')
 
 
 def _warm_up(np, sp):
@@ -442,7 +446,7 @@ def _wait(pid, finished, seconds=2.0):
     return finished.pop(pid)
 
 
-def _reap(finished):
+def _reap(finished, forgotten):
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -450,7 +454,10 @@ def _reap(finished):
             return
         if pid == 0:
             return
-        finished[pid] = os.waitstatus_to_exitcode(status)
+        if pid in forgotten:  # a pid is not reused before it is reaped, so this is that worker
+            forgotten.discard(pid)
+        else:
+            finished[pid] = os.waitstatus_to_exitcode(status)
 
 
 def _sibling(name):

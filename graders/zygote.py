@@ -131,6 +131,14 @@ class Zygote:
             except ZygoteError:
                 return None
 
+    def forget(self, pid):
+        """Say that the status of worker ``pid`` will not be asked for (it was killed)."""
+        with self.lock:
+            try:
+                self._ask({"op": "forget", "pid": pid})
+            except ZygoteError:
+                pass
+
     def close(self):
         proc, self.proc = self.proc, None
         if self.sock is not None:
