@@ -24,7 +24,7 @@ from .results import to_gradescope
 
 # Modules adding their own subcommand: each has ``register(subparsers)``, which adds
 # a parser and ``set_defaults(run=fn)``; ``fn(parser, args)`` returns the exit status.
-PLUGINS = ()
+PLUGINS = ("release",)
 
 EPILOG = """\
 examples:
@@ -179,6 +179,9 @@ def _check(parser, args) -> int:
 
     slugs = args.slugs or [e.slug for e in registry.EXERCISES]
     color = _wants_color(args)
+    if not args.json and not args.public_only and not Path(__file__).with_name("hidden").is_dir():
+        print("Public checks only: the hidden checks, which compare with the reference solution, "
+              "run when your instructor grades your work.\n", flush=True)
     results = []
     start = time.perf_counter()
     with Worker(args.dir) as worker:  # one sandboxed process serves all the files

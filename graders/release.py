@@ -1,0 +1,231 @@
+"""What a student gets without Jupyter: ``attn-grade release OUT``.
+
+The bundle holds the stubs, the lessons, the public package (graders/ without
+graders/hidden/), a pyproject.toml that installs ``attn-grade`` and a short
+README; never the solutions, the hidden checks, the tests or the course
+sources. ``copy_public`` also ships the public checks next to the nbgrader
+notebooks (``attn-grade course build``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from . import registry
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+_CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
+
+
+def copy_public(dest: Path, package: str = "graders") -> Path:
+    """Copy the public package to dest/<package>/ (no hidden/, no __pycache__); return that path."""
+    target = Path(dest) / package
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(PACKAGE, target, ignore=_ignore_hidden)
+    return target
+
+
+def _ignore_hidden(folder: str, names: list[str]) -> set[str]:
+    """Skip caches everywhere and the hidden checks at the package's top level."""
+    skipped = set(_CACHES(folder, names))
+    if Path(folder).resolve() == PACKAGE and "hidden" in names:
+        skipped.add("hidden")
+    return skipped
+
+
+# ------------------------------------------------------------------ the CLI
+def register(subparsers) -> None:
+    rel = subparsers.add_parser(
+        "release", help="write the student bundle for plain-Python work (instructors)",
+        description="Write into OUT what a student needs without Jupyter: exercises/ (the stubs), "
+                    "course/lessons/, the public checks as graders/, a pyproject.toml that installs "
+                    "'attn-grade' and a README. Never the solutions, hidden checks or tests. "
+                    "The bundle is then scanned for leaked answers (graders/leaks.py); "
+                    "exit status 1 if any is found.",
+        epilog="example:\n  attn-grade release student-bundle/ && cd student-bundle && pip install .")
+    rel.add_argument("out", type=Path, metavar="OUT", help="folder to write (created if missing)")
+    rel.add_argument("--force", action="store_true", help="replace OUT if it is not empty")
+    rel.set_defaults(run=_run)
+
+
+def _run(parser, args) -> int:
+    out = args.out
+    _refuse_bad_out(parser, out, args.force)
+    missing = [p for p in ("exercises", "course/lessons", "pyproject.toml") if not (ROOT / p).exists()]
+    if missing:
+        parser.error(f"the project at {ROOT} has no {', '.join(missing)}: run 'attn-grade release' "
+                     f"from the instructor's checkout (an editable install), not an installed copy")
+    files = release(out)
+    print(f"wrote {files} files to {out}/ (stubs, lessons, public checks, README, pyproject.toml)")
+    from .leaks import find_leaks
+
+    leaks = find_leaks(out)
+    for leak in leaks:
+        print(f"LEAK {leak}")
+    if leaks:
+        print(f"{len(leaks)} leak(s) found in {out}/: do not hand it out")
+        return 1
+    print(f"no leaks found (solutions, exact answers, hidden checks, model answers); "
+          f"students: cd {out} && pip install . && attn-grade check")
+    return 0
+
+
+def _refuse_bad_out(parser, out: Path, force: bool) -> None:
+    """Usage errors: OUT a file, OUT not empty without --force, OUT holding the project."""
+    real = out.resolve()
+    if out.exists() and not out.is_dir():
+        parser.error(f"OUT {out} exists and is not a folder")
+    if real == ROOT or real in ROOT.parents:
+        parser.error(f"OUT {out} holds the project itself; choose a new folder")
+    for part in ("exercises", "course", "graders", "solutions"):
+        if real == ROOT / part or (ROOT / part) in real.parents:
+            parser.error(f"OUT {out} is inside the project's {part}/; choose a folder outside it")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        parser.error(f"OUT {out} is not empty; choose a new folder or pass --force to replace it")
+
+
+def release(out: Path) -> int:
+    """Build the bundle next to OUT, then put it in OUT's place; return the number of files."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    build = out.parent / f".{out.name}.partial-{os.getpid()}"
+    if build.exists():
+        shutil.rmtree(build)
+    build.mkdir()
+    try:
+        _write_bundle(build)
+        if out.exists():
+            shutil.rmtree(out)
+        build.rename(out)
+    finally:
+        if build.exists():
+            shutil.rmtree(build)
+    return sum(1 for p in out.rglob("*") if p.is_file())
+
+
+def _write_bundle(dest: Path) -> None:
+    (dest / "exercises").mkdir()
+    for path in sorted((ROOT / "exercises").iterdir()):
+        if path.is_file() and path.suffix in (".py", ".md"):
+            shutil.copy2(path, dest / "exercises" / path.name)
+    shutil.copytree(ROOT / "course" / "lessons", dest / "course" / "lessons", ignore=_CACHES)
+    copy_public(dest, "graders")
+    (dest / "pyproject.toml").write_text(_pyproject(), encoding="utf-8")
+    (dest / "README.md").write_text(_readme(), encoding="utf-8")
+    (dest / ".gitignore").write_text("__pycache__/\n*.egg-info/\n.hypothesis/\nbuild/\n.venv/\n",
+                                     encoding="utf-8")
+
+
+def _dependencies() -> list[str]:
+    """The runtime dependencies of the project's pyproject.toml, pins included (one source)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: the one list we need, read plainly
+        block = re.search(r"^dependencies\s*=\s*\[(.*?)^\]", text, re.S | re.M)
+        lines = block.group(1).splitlines() if block else []
+        return [m.group(1) for line in lines if (m := re.match(r'\s*"([^"]+)"', line))]
+    return list(tomllib.loads(text)["project"]["dependencies"])
+
+
+def _pyproject() -> str:
+    deps = "".join(f'    "{d}",\n' for d in _dependencies())
+    return f"""[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "attn-exercises-student"
+version = "0.1.0"
+description = "Self-attention exercises with their public checks (the attn-grade command)"
+readme = "README.md"
+requires-python = ">=3.10"
+dependencies = [
+{deps}]
+
+[project.optional-dependencies]
+# To run the lessons: jupyter and matplotlib.
+lessons = ["notebook>=7", "matplotlib>=3.7"]
+
+[project.scripts]
+attn-grade = "graders.cli:run"
+
+[tool.setuptools]
+packages = ["graders"]
+"""
+
+
+def _readme() -> str:
+    from .engine import checks_of
+
+    rows = []
+    for i, e in enumerate(registry.EXERCISES, 1):
+        public = sum(c.spec.points for c in checks_of(e.slug, hidden=False))
+        rows.append(f"| {i} | `{e.slug}` | {e.title} | {public:g} | {e.points:g} |")
+    return README.format(table="\n".join(rows), n=len(registry.EXERCISES))
+
+
+README = """\
+# Self-attention exercises (student copy)
+
+{n} exercises that build scaled dot-product self-attention, softmax(Q Kᵀ / √d_k) V,
+from a computation by hand up to multi-head and cross-attention, with lessons to
+read first and a command that checks your work as you go.
+
+## Install (once)
+
+You need Python 3.10 or newer.
+
+```sh
+python3 -m venv .venv
+. .venv/bin/activate             # on Windows: .venv\\Scripts\\activate
+pip install -e .                 # gives you the attn-grade command
+pip install -e '.[lessons]'      # optional: Jupyter and matplotlib for the lessons
+```
+
+## Work
+
+1. Read the lesson that prepares an exercise: `course/lessons/` (start with its README;
+   open the notebooks with `jupyter notebook course/lessons`).
+2. Open the stub, for example `exercises/softmax.py`. Its docstrings say what each
+   function takes and returns; replace every `raise NotImplementedError(...)` with your
+   code. Keep the function names and signatures as they are.
+3. Check it, from this folder:
+
+```sh
+attn-grade check softmax         # one exercise
+attn-grade check                 # all of them, in teaching order
+attn-grade list                  # the exercises and their points
+```
+
+(Without installing, `python -m graders.cli check` from this folder does the same.)
+The report marks each check ✓ or ✗ with its points, and a failed check says what went
+wrong, usually with a small input on which your function misbehaves. The command
+exits with status 0 only when every check here passes.
+
+## Public checks and hidden checks
+
+The checks in this copy are the **public** ones. They test properties any correct
+answer has (weights are non-negative and add up to 1, a causal mask leaves zero weight
+on later keys, nothing overflows, your inputs are left unchanged, …) and never contain
+the answers. When your instructor grades your work, **hidden checks** run as well: they
+compare your results with the reference solution. So full marks here are a good sign,
+not a guarantee; a wrong answer that happens to have the right properties is caught only
+then.
+
+| # | exercise | title | public points | points in all |
+|---|----------|-------|--------------:|--------------:|
+{table}
+
+Your code runs in a separate, confined process while it is checked; what it prints is
+shown to nobody and counts for nothing.
+
+## What to hand in
+
+Your `exercises/<slug>.py` files, as your instructor asks.
+"""
