@@ -24,7 +24,7 @@ from .results import to_gradescope
 
 # Modules adding their own subcommand: each has ``register(subparsers)``, which adds
 # a parser and ``set_defaults(run=fn)``; ``fn(parser, args)`` returns the exit status.
-PLUGINS = ("release",)
+PLUGINS = ("release", "course")
 
 EPILOG = """\
 examples:

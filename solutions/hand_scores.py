@@ -2,14 +2,12 @@
 
 import sympy
 
-d_k = 2
-q = (1, 0)  # the query, shape (d_k,)
-k = ((1, 0), (0, 1))  # the keys k1, k2, shape (2, d_k)
-v = ((4, 0), (0, 4))  # the values v1, v2, shape (2, d_v)
-
 
 def scaled_scores() -> tuple:
     """(s1, s2): s_j = q . k_j / sqrt(d_k)."""
+    d_k = 2
+    q = (1, 0)  # the query, shape (d_k,)
+    k = ((1, 0), (0, 1))  # the keys k1, k2, shape (2, d_k)
     return tuple(sum(qi * ki for qi, ki in zip(q, kj)) / sympy.sqrt(d_k) for kj in k)  # (2,)
 
 
@@ -21,5 +19,6 @@ def attention_weights() -> tuple:
 
 def attention_output() -> tuple:
     """(y1, y2) = a1 v1 + a2 v2."""
+    v = ((4, 0), (0, 4))  # the values v1, v2, shape (2, d_v)
     att = attention_weights()  # (2,)
     return tuple(sum(att[j] * v[j][c] for j in range(2)) for c in range(2))  # (d_v,)

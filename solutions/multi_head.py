@@ -3,16 +3,6 @@
 import numpy as np
 
 
-def _attend(q, k, v, mask=None):
-    """Scaled dot-product attention of one head: returns (y, att)."""
-    att = q @ k.T / np.sqrt(q.shape[-1])  # (N_q, N_k)
-    if mask is not None:
-        att = np.where(mask, att, -np.inf)  # masked scores -> -inf -> weight exactly 0
-    att = np.exp(att - att.max(axis=-1, keepdims=True))
-    att = att / att.sum(axis=-1, keepdims=True)  # each row sums to 1
-    return att @ v, att  # (N_q, d_v), (N_q, N_k)
-
-
 def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, mask=None):
     X = np.asarray(X, dtype=np.float64)
     N, d_model = X.shape
@@ -23,8 +13,12 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, mask=None):
     heads = []
     for h in range(n_heads):
         cols = slice(h * d_k, (h + 1) * d_k)  # head h: a contiguous block of columns
-        y, _ = _attend(q[:, cols], k[:, cols], v[:, cols], mask)  # (N, d_k)
-        heads.append(y)
+        att = q[:, cols] @ k[:, cols].T / np.sqrt(d_k)  # (N, N)
+        if mask is not None:
+            att = np.where(mask, att, -np.inf)  # masked scores -> -inf -> weight exactly 0
+        att = np.exp(att - att.max(axis=-1, keepdims=True))
+        att = att / att.sum(axis=-1, keepdims=True)  # each row sums to 1
+        heads.append(att @ v[:, cols])  # (N, d_k)
     y = np.concatenate(heads, axis=1)  # (N, n_heads * d_k) = (N, d_model)
     return y @ W_o  # (N, d_model)
 
@@ -33,4 +27,9 @@ def cross_attention(X_dec, X_enc, W_q, W_k, W_v, mask=None):
     q = np.asarray(X_dec, dtype=np.float64) @ W_q  # (N_q, d_k): queries from the decoder
     k = np.asarray(X_enc, dtype=np.float64) @ W_k  # (N_k, d_k): keys from the encoder
     v = np.asarray(X_enc, dtype=np.float64) @ W_v  # (N_k, d_v): values from the encoder
-    return _attend(q, k, v, mask)  # Y (N_q, d_v), A (N_q, N_k)
+    att = q @ k.T / np.sqrt(q.shape[-1])  # (N_q, N_k)
+    if mask is not None:
+        att = np.where(mask, att, -np.inf)
+    att = np.exp(att - att.max(axis=-1, keepdims=True))
+    att = att / att.sum(axis=-1, keepdims=True)
+    return att @ v, att  # Y (N_q, d_v), A (N_q, N_k)

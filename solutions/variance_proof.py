@@ -4,19 +4,17 @@ import sympy
 
 d_k = sympy.Symbol("d_k", positive=True, integer=True)
 
-# q_i, k_i independent N(0, 1): E[q_i] = E[k_i] = 0, E[q_i²] = E[k_i²] = 1.
-E_q, E_k = sympy.Integer(0), sympy.Integer(0)
-E_q2, E_k2 = sympy.Integer(1), sympy.Integer(1)
-
 
 def product_mean():
     """E[q_i k_i] = E[q_i] E[k_i] (independence)."""
+    E_q, E_k = sympy.Integer(0), sympy.Integer(0)  # q_i, k_i ~ N(0, 1)
     return E_q * E_k
 
 
 def product_variance():
     """Var(q_i k_i) = E[q_i² k_i²] − E[q_i k_i]² = E[q_i²] E[k_i²] − (E[q_i] E[k_i])²."""
-    return E_q2 * E_k2 - (E_q * E_k) ** 2
+    E_q2, E_k2 = sympy.Integer(1), sympy.Integer(1)  # E[x²] = Var(x) + E[x]² = 1 + 0
+    return E_q2 * E_k2 - product_mean() ** 2
 
 
 def dot_variance():

@@ -1,0 +1,171 @@
+"""The checks, run inside a Jupyter notebook: what the nbgrader test cells call.
+
+    from attn_checks.notebook import public_checks
+    public_checks("softmax", globals())
+
+nbgrader runs a student's code and the test cells in one kernel, so here the
+checks call the student's functions in this process (no sandbox: nbgrader's own
+model; ``attn-grade grade`` is the hardened path). To score exactly as the
+sandboxed grader does, every call goes through the worker's own code: the
+arguments and the answer make the same wire round trip, the global random
+states are reseeded before the call, and changed array arguments are noticed
+in the same way.
+
+nbgrader reads a test cell's score from the float it ends with and gives zero
+to a cell that writes to stderr, so the report goes to stdout and nothing the
+checks or the student's code print, warn or write to stderr gets out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import os
+import sys
+import tempfile
+import warnings
+
+from . import registry
+from . import worker as wirefmt
+from .results import ExerciseResult
+from .sandbox import interpret, request
+
+WHERE = "your answer cell"
+
+
+class InProcess:
+    """The ``sub`` a check sees in a notebook: the student's functions, called here
+    (inside ``_silenced``, so that what they print stays out of the notebook)."""
+
+    def __init__(self, namespace: dict):
+        self.namespace = namespace
+        self.module = _Names(namespace)
+
+    @property
+    def functions(self) -> list:
+        """Public callables, chosen as the worker chooses them when it imports a file."""
+        return sorted(n for n, v in self.namespace.items() if callable(v) and not n.startswith("_"))
+
+    def call(self, func, *args, **kwargs):
+        return self.call_full(func, *args, **kwargs)[0]
+
+    def call_full(self, func, *args, **kwargs):
+        req = request(func, args, kwargs)
+        return self.interpret(func, args, kwargs, self._answer(req))
+
+    def batch(self, requests):
+        return [self._answer(req) for req in requests]
+
+    def interpret(self, func, args, kwargs, msg):
+        return interpret(WHERE, func, args, kwargs, msg)
+
+    def _answer(self, req):
+        """The worker's raw answer to one request (it decodes, reseeds, calls, encodes)."""
+        code = getattr(self.namespace.get(req["func"]), "__code__", None)
+        filename = code.co_filename if code is not None else WHERE  # so errors name the cell's line
+        answer = wirefmt.call(self.module, filename, copy.deepcopy(req))
+        if answer.get("error", {}).get("type") == "KeyboardInterrupt":
+            raise KeyboardInterrupt  # the kernel was interrupted (by you, or nbgrader's time limit): stop
+        return answer
+
+
+class _Names:
+    """A namespace dict seen as a module (what ``worker.call`` looks functions up in)."""
+
+    def __init__(self, namespace):
+        object.__setattr__(self, "_ns", namespace)
+
+    def __getattr__(self, name):
+        try:
+            return self._ns[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@contextlib.contextmanager
+def _silenced():
+    """Swallow prints, warnings and writes to stderr (even at the file-descriptor level)."""
+    sink = io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(contextlib.redirect_stdout(sink))
+        stack.enter_context(contextlib.redirect_stderr(sink))
+        stack.enter_context(warnings.catch_warnings())
+        warnings.simplefilter("ignore")
+        stack.enter_context(_fd2_to_nowhere())
+        yield sink
+
+
+@contextlib.contextmanager
+def _fd2_to_nowhere():
+    """Point file descriptor 2 at a scratch file for a while (C code writes there directly)."""
+    try:
+        sys.__stderr__ and sys.__stderr__.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield  # no usable descriptor 2: nothing can reach it anyway
+        return
+    with tempfile.TemporaryFile() as scratch:
+        os.dup2(scratch.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def public_checks(slug: str, namespace: dict) -> float:
+    """Run the public checks of ``slug`` on the functions in ``namespace``; print the report;
+    return the points earned (nbgrader's partial credit)."""
+    return _checks(slug, namespace, hidden=False)
+
+
+def hidden_checks(slug: str, namespace: dict) -> float:
+    """Run the hidden checks of ``slug`` (they compare with the reference solution)."""
+    return _checks(slug, namespace, hidden=True)
+
+
+def _checks(slug, namespace, hidden):
+    kind = "hidden" if hidden else "public"
+    if slug not in registry.BY_SLUG:
+        print(f"{kind} checks: no exercise called {slug!r}")
+        return 0.0
+    if not isinstance(namespace, dict):
+        print(f"{kind} checks: pass globals() as the second argument")
+        return 0.0
+    result = grade_namespace(slug, namespace, hidden=hidden)
+    from .report import render_text
+
+    print(render_text([result], totals=False).rstrip())
+    missing = sorted({u for fn in result.checks for u in _uses(slug, fn.name)} - set(namespace))
+    if missing:
+        print(f"Not defined: {', '.join(missing)}. Run the answer cell first; if it stopped with an "
+              f"error, what comes after the error was not defined.")
+    print(f"{kind.capitalize()} checks of {slug}: {result.points:g}/{result.max_points:g} points")
+    return float(result.points)
+
+
+def grade_namespace(slug: str, namespace: dict, *, hidden: bool) -> ExerciseResult:
+    """The public (or hidden) checks of ``slug`` on the functions in ``namespace``, as an ExerciseResult."""
+    from . import engine  # heavy (Hypothesis, SymPy): only once a test cell runs
+
+    exercise = registry.get(slug)
+    checks = [fn for fn in engine.checks_of(slug) if fn.spec.hidden == hidden]
+    result = ExerciseResult(slug, exercise.title)
+    ref = engine.reference(slug) if hidden else None
+    if hidden and ref is None:
+        result.problem = "the reference solution is not installed here; hidden checks run when your instructor grades"
+        result.checks = [engine._zero(slug, fn, f"not graded: {result.problem}") for fn in checks]
+    else:
+        sub = InProcess(namespace)
+        functions = sub.functions
+        with _silenced():  # the checks themselves (Hypothesis, SymPy) must not print either
+            for fn in checks:
+                result.checks.append(engine._run(slug, fn, sub, ref, functions, WHERE, replay=False))
+    return result
+
+
+def _uses(slug, name):
+    from .engine import checks_of
+
+    return next((fn.spec.uses for fn in checks_of(slug) if fn.spec.name == name), ())

@@ -1,0 +1,165 @@
+"""Real nbgrader, end to end, on a fresh build of the course in a temporary folder.
+
+generate_assignment (every assignment) -> the release holds no answer
+(graders.leaks) -> submitted/ for three students -> autograde -> the expected
+scores -> generate_feedback -> export. Each step is the real ``nbgrader``
+command, run with this interpreter; the notebooks run in a real ipykernel
+kernel of this interpreter (a kernelspec written for the test), so the hidden
+cells find the instructor's ``graders``.
+
+What is autograded, to keep the time down (every notebook's checks are also
+run in process for every exercise in tests/test_course.py):
+every assignment is generated and scanned, and one, part1_scores (exact
+answers and a written proof graded by hand), is submitted by three students:
+* "ref": each notebook as the source has it (solutions filled in): every
+  automatic point;
+* "stub": the release, untouched: zero;
+* "mutant": a mutant's code in each answer cell: fewer points, and exactly
+  the points the sandboxed engine gives that code.
+The other assignments' notebooks differ only in their slug; tests/test_course.py
+runs every notebook's answer, public and hidden cells in process for every
+exercise. Autograding a notebook costs a few seconds (a kernel that imports
+the graders), so each one more is felt.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("nbgrader")
+
+from graders import registry  # noqa: E402
+from graders.course import build  # noqa: E402
+from graders.engine import ROOT, grade_file  # noqa: E402
+
+PART = "part1_scores"
+MUTANT = {"hand_scores": "no_scaling", "variance_proof": "not_scaled"}
+TIMINGS = {}
+
+
+def _nbgrader(course: Path, env: dict, *args: str) -> str:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={course}"],
+                          cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    TIMINGS[args[0]] = TIMINGS.get(args[0], 0.0) + time.perf_counter() - start
+    assert proc.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}"
+    assert "[ERROR]" not in proc.stderr and "| ERROR]" not in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+def _environment(tmp: Path) -> dict:
+    """This interpreter first on PATH (nbgrader runs ``alembic``), a python3 kernelspec of this
+    interpreter first on JUPYTER_PATH, and no user configuration."""
+    spec = tmp / "jupyter" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)", "language": "python"}), encoding="utf-8")
+    env = dict(os.environ)
+    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+               JUPYTER_PATH=str(tmp / "jupyter"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               JUPYTER_DATA_DIR=str(tmp / "data"))
+    return env
+
+
+def _with_answer(notebook: Path, source: str) -> None:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    slug = notebook.stem
+    for cell in nb["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == f"{slug}-answer":
+            cell["source"] = source
+    notebook.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """The course after the whole pipeline; yields (course folder, gradebook scores, CSV rows)."""
+    tmp = tmp_path_factory.mktemp("nbgrader")
+    course, env = tmp / "course", _environment(tmp)
+    build(course)
+    _nbgrader(course, env, "generate_assignment", "--assignment=*")
+    release = course / "release"
+    submitted = course / "submitted"
+    shutil.copytree(course / "source" / PART, submitted / "ref" / PART)  # the source notebooks as they are
+    shutil.copytree(release / PART, submitted / "stub" / PART)
+    shutil.copytree(release / PART, submitted / "mutant" / PART)
+    for slug, name in MUTANT.items():
+        _with_answer(submitted / "mutant" / PART / f"{slug}.ipynb",
+                     (ROOT / "tests" / "mutants" / slug / f"{name}.py").read_text(encoding="utf-8"))
+    _nbgrader(course, env, "autograde", f"--assignment={PART}")
+    _nbgrader(course, env, "generate_feedback", f"--assignment={PART}")
+    _nbgrader(course, env, "export", f"--to={tmp / 'grades.csv'}")
+    from nbgrader.api import Gradebook
+
+    scores = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for student in ("ref", "stub", "mutant"):
+            for e in registry.of_assignment(PART):
+                nb = gb.find_submission_notebook(e.slug, e.assignment, student)
+                scores[student, e.slug] = {g.name.rsplit("-", 1)[1]: (g.auto_score, g.max_score) for g in nb.grades}
+    with open(tmp / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    print("nbgrader seconds:", {k: round(v, 1) for k, v in TIMINGS.items()})
+    yield course, scores, rows
+
+
+def test_release_holds_no_answer(graded):
+    from graders.leaks import find_leaks
+
+    course, _, _ = graded
+    for assignment in registry.ASSIGNMENTS:
+        assert (course / "release" / assignment / "attn_checks" / "notebook.py").is_file()
+    assert find_leaks(course / "release") == []
+    assert find_leaks(course / "source"), "the scan must see the answers in the source notebooks"
+
+
+def test_reference_earns_every_automatic_point(graded):
+    _, scores, _ = graded
+    for e in registry.of_assignment(PART):
+        grades = scores["ref", e.slug]
+        auto = grades["public"][0] + grades["hidden"][0]
+        assert auto == e.points, (e.slug, grades)
+        assert all(v[0] is None for k, v in grades.items() if k not in ("public", "hidden")), \
+            "a written answer waits for a person"
+
+
+def test_untouched_release_earns_nothing(graded):
+    _, scores, _ = graded
+    for e in registry.of_assignment(PART):
+        grades = scores["stub", e.slug]
+        assert all(got == 0 for got, _ in grades.values()), (e.slug, grades)
+
+
+def test_mutant_scores_as_the_sandboxed_engine_does(graded):
+    _, scores, _ = graded
+    for slug, name in MUTANT.items():
+        grades = scores["mutant", slug]
+        result = grade_file(slug, ROOT / "tests" / "mutants" / slug / f"{name}.py")
+        public = sum(c.points for c in result.checks if c.visibility == "public")
+        hidden = sum(c.points for c in result.checks if c.visibility == "hidden")
+        assert grades["public"][0] == pytest.approx(public) and grades["hidden"][0] == pytest.approx(hidden), \
+            (slug, grades, public, hidden)
+        assert public + hidden < registry.get(slug).points
+
+
+def test_feedback_and_export(graded):
+    course, _, rows = graded
+    for student in ("ref", "stub", "mutant"):
+        for e in registry.of_assignment(PART):
+            html = course / "feedback" / student / PART / f"{e.slug}.html"
+            assert html.is_file() and "Public checks of" in html.read_text(encoding="utf-8")
+    part = {r["student_id"]: r for r in rows if r["assignment"] == PART}
+    assert set(part) == {"ref", "stub", "mutant"}
+    full = sum(e.points for e in registry.of_assignment(PART))
+    assert float(part["ref"]["raw_score"]) == full
+    assert float(part["stub"]["raw_score"]) == 0
+    assert 0 <= float(part["mutant"]["raw_score"]) < full
