@@ -189,6 +189,7 @@ def test_answer_source_refuses_solution_code_outside_the_functions():
         answer_source(stub, solution, "demo")
 
 
+@pytest.mark.parametrize("slug", SLUGS)
 def test_reference_answer_cell_earns_every_point_in_process(slug, capfd):
     cells = _cells(slug)
     namespace = _run_cell(_source(cells[f"{slug}-answer"]))
