@@ -1,14 +1,17 @@
 """Grade a folder of submissions: ``attn-grade grade SUBMISSIONS --out OUT``.
 
 SUBMISSIONS holds one folder per student with any subset of the exercise
-files (``<slug>.py``). For each student this writes OUT/<student>/results.json
+files (``<slug>.py``), or is nbgrader's submitted/ folder
+(``<student>/<assignment>/<slug>.ipynb``, detected by itself): then the answer
+cells are extracted to OUT/.sources/<student>/<slug>.py first
+(graders/nbsubmit.py) and graded the same way. For each student this writes OUT/<student>/results.json
 (Gradescope's shape, an ``exercise`` key on every test) and at the end
 OUT/gradebook.csv. Both are written atomically; students whose results.json
 already exists are kept (resume after an interruption) unless ``force``.
 
 Grading runs in ``jobs`` processes. Each grades a student's files in one
 sandboxed worker (graders/sandbox.py, graders/jail.py) whose scratch folder is
-SUBMISSIONS itself, so the other students' files are not there.
+SUBMISSIONS itself (or OUT/.sources), so the other students' files are not there.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
-from . import registry
+from . import nbsubmit, registry
 
 
 @dataclass(frozen=True)
@@ -89,20 +92,27 @@ def _job_init():
 
 
 def grade_student(task):
-    """Grade one student's folder; return (name, results.json text, facts for the summary)."""
+    """Grade one student's folder; return (name, results.json text, facts for the summary).
+
+    ``problems``: slug -> (message, missing) for notebooks without an answer to
+    grade; ``notes``: slug -> notes for the feedback (both from graders/nbsubmit.py).
+    """
     from .engine import grade_file, import_timeout
     from .results import to_gradescope
     from .sandbox import Worker
     from .zygote import Jail, Limits
 
-    name, folder, submissions, timeout, memory_mb = task
+    name, folder, submissions, timeout, memory_mb, problems, notes = task
     start = time.perf_counter()
     jail = Jail.for_folder(submissions, limits=Limits(memory_mb=memory_mb))
     results = []
     with Worker(folder, jail=jail, import_timeout=import_timeout(timeout)) as worker:
         for ex in registry.EXERCISES:
-            results.append(grade_file(ex.slug, Path(folder) / f"{ex.slug}.py", call_timeout=timeout,
-                                      worker=worker))
+            if ex.slug in problems:
+                results.append(nbsubmit.ungraded(ex.slug, *problems[ex.slug]))
+                continue
+            result = grade_file(ex.slug, Path(folder) / f"{ex.slug}.py", call_timeout=timeout, worker=worker)
+            results.append(nbsubmit.with_notes(result, notes.get(ex.slug, ())))
         sandbox = dict(worker.sandbox)
     data = to_gradescope(results)
     facts = {
@@ -136,21 +146,42 @@ def gradebook_text(out: Path, students) -> str:
 def _remove_torn_files(out: Path) -> None:
     """Temporary files a killed run left behind (write_atomic names them .<name>.<random>.tmp)."""
     if out.is_dir():
-        for path in list(out.glob(".gradebook.csv.*.tmp")) + list(out.glob("*/.results.json.*.tmp")):
-            path.unlink(missing_ok=True)
+        for pattern in (".gradebook.csv.*.tmp", "*/.results.json.*.tmp", f"{SOURCES}/*/.*.tmp"):
+            for path in out.glob(pattern):
+                path.unlink(missing_ok=True)
+
+
+SOURCES = ".sources"  # OUT/.sources/<student>/<slug>.py: answer cells taken from notebooks
+
+
+def read_layout(opts: Options):
+    """(layout name, students as (name, folder, problems, notes), jail root, skipped lines)."""
+    if nbsubmit.detect(opts.submissions):
+        found, skipped = nbsubmit.extract(opts.submissions, opts.out / SOURCES)
+        students = [(s.name, s.folder, s.problems, s.notes) for s in found]
+        return "nbgrader", students, opts.out / SOURCES, skipped
+    found, skipped = discover(opts.submissions)
+    return "folders", [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
+
+
+LAYOUTS = {"folders": "one folder of <slug>.py files per student",
+           "nbgrader": "nbgrader's submitted/<student>/<assignment>/<slug>.ipynb; only the answer cells "
+                       "(grade id <slug>-answer) were taken, copied to OUT/.sources/, never executed"}
 
 
 def run(opts: Options, say=print) -> dict:
     """Grade everything; return facts about each student graded in this run."""
     _remove_torn_files(opts.out)
-    students, skipped = discover(opts.submissions)
+    layout, found, root, skipped = read_layout(opts)
+    students = [(n, f) for n, f, _, _ in found]
     for line in skipped:
         say(f"skipped {line}")
-    todo = [(n, f) for n, f in students if opts.force or not _already_graded(opts.out / n / "results.json")]
+    todo = [s for s in found if opts.force or not _already_graded(opts.out / s[0] / "results.json")]
     kept = len(students) - len(todo)
     if kept:
         say(f"{kept} student(s) already graded in {opts.out}: kept (use --force to grade them again)")
-    tasks = [(n, str(f), str(opts.submissions), opts.timeout, opts.memory_mb) for n, f in todo]
+    tasks = [(n, str(f), str(root), opts.timeout, opts.memory_mb, problems, notes)
+             for n, f, problems, notes in todo]
     facts = {}
     bar = _progress(len(tasks), opts.progress)
     ctx = get_context("fork")
@@ -163,7 +194,7 @@ def run(opts: Options, say=print) -> dict:
         finally:
             bar.close()
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, students))
-    say(summary(opts.out, students, facts))
+    say(summary(opts.out, students, facts, layout))
     return facts
 
 
@@ -174,11 +205,11 @@ def _progress(total, enabled):
                 dynamic_ncols=True)
 
 
-def summary(out: Path, students, facts) -> str:
+def summary(out: Path, students, facts, layout: str = "folders") -> str:
     lines = [f"Graded {len(students)} student(s); results in {out}/<student>/results.json, "
-             f"gradebook in {out / 'gradebook.csv'}"]
+             f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {LAYOUTS[layout]}"]
     if not students:
-        return lines[0]
+        return "\n".join(lines)
     rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))
     totals = [float(r["total"]) for r in rows]
     top = sum(e.points for e in registry.EXERCISES)

@@ -2,6 +2,7 @@
 
     attn-grade check [SLUG ...] [--dir DIR] [--json] [--public-only]
     attn-grade grade SUBMISSIONS --out OUT [--jobs N] [--timeout S] [--memory MB] [--force]
+                     [--nbgrader-course DIR]
     attn-grade show RESULTS_JSON ...
     attn-grade list
 
@@ -71,9 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Grade SUBMISSIONS/<student>/<slug>.py for every student folder, in parallel "
                     "sandboxed workers. Writes OUT/<student>/results.json (Gradescope's shape) and "
                     "OUT/gradebook.csv, atomically. Students already graded in OUT are kept, so an "
-                    "interrupted run resumes where it stopped; --force grades everyone again.",
+                    "interrupted run resumes where it stopped; --force grades everyone again. "
+                    "SUBMISSIONS may also be nbgrader's submitted/ folder "
+                    "(<student>/<assignment>/<slug>.ipynb, recognised by itself): the answer cells "
+                    "are taken out and graded in the sandbox; the notebooks are never executed.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  attn-grade grade submissions/ --out graded/ --jobs 4")
+        epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
+               "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/")
     grd.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
                      help="folder with one sub-folder per student")
     grd.add_argument("--out", type=Path, required=True, metavar="OUT",
@@ -86,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="address-space limit of a student's worker (default: 1024)")
     grd.add_argument("--force", action="store_true", help="grade again students already graded in OUT")
     grd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
+                     help="also write the scores into this nbgrader course (its gradebook and "
+                          "autograded/ notebooks), so formgrader, generate_feedback and export work "
+                          "as after 'nbgrader autograde'; needs nbgrader")
 
     shw = sub.add_parser(
         "show", help="print the feedback in results.json files as a readable report",
@@ -157,9 +166,34 @@ def _grade(parser, args) -> int:
         parser.error(f"--out {out} exists and is not a folder")
     from .batch import Options, run
 
+    course = None
+    if args.nbgrader_course is not None:
+        course = _nbgrader_preflight(parser, args, subs_real, out_real)
     run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                 force=args.force, progress=not args.no_progress))
+    if course is not None:
+        from .batch import discover
+        from .nbgradebook import write
+
+        students = [name for name, _ in discover(subs_real)[0]]
+        done = write(course, students, out_real, progress=not args.no_progress)
+        print(f"nbgrader gradebook of {args.nbgrader_course}: {done['written']} submission(s) autograded "
+              f"from our results (autograded/ notebooks and auto scores)")
+        for line in done["problems"]:
+            print("  " + line)
     return 0
+
+
+def _nbgrader_preflight(parser, args, subs, out):
+    """The course's nbgrader config, or a usage error naming what is wrong."""
+    from .nbgradebook import GradebookError, preflight
+
+    if not args.nbgrader_course.is_dir():
+        parser.error(f"--nbgrader-course {args.nbgrader_course}: no such folder")
+    try:
+        return preflight(args.nbgrader_course.resolve(), subs, out)
+    except GradebookError as exc:
+        parser.error(str(exc))
 
 
 def _check(parser, args) -> int:

@@ -1,0 +1,259 @@
+"""Benchmark: the same notebook submissions graded by ``nbgrader autograde`` and ``attn-grade grade``.
+
+    python bench/notebooks.py [--students 10] [--jobs 2] [--keep DIR]
+
+Sets up a copy of the nbgrader course (course/: its config and source
+notebooks; a spec-built stand-in when course/source/ is not there yet), runs
+``nbgrader generate_assignment``, and submits, for each made-up student, every
+released notebook with its answer cell filled from bench/make_class.py's mix
+(reference solutions, correct alternatives, tests/mutants/, stubs; a missing
+exercise gets the untouched released notebook). 10 students = 70 notebooks.
+Then grades submitted/ twice, in one run on this machine: ``nbgrader
+autograde`` (a kernel per notebook, every cell executed) and ``attn-grade grade``
+(answer cells extracted, sandboxed workers), prints both wall times, the time
+per notebook, the ratio and whether the scores agree. It asserts nothing about
+speed. The helpers here also build the notebook classes of tests/test_nbgrade.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from make_class import MIX, sources  # noqa: E402
+
+CONFIG = 'c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = "attn"\n'
+TIMESTAMP = "2030-01-01 12:00:00.000000 UTC"
+
+
+def _exe(name):
+    found = Path(sys.executable).with_name(name)
+    return str(found) if found.exists() else name
+
+
+def _env():
+    """nbgrader runs ``alembic`` from PATH when it makes a gradebook: put this venv's bin first."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def _cell(kind, source, **grading):
+    import nbformat.v4 as v4
+
+    cell = v4.new_code_cell(source) if kind == "code" else v4.new_markdown_cell(source)
+    if grading:
+        cell.metadata["nbgrader"] = {"schema_version": 3, **grading}
+    return cell
+
+
+def spec_notebook(ex, public_pts, hidden_pts):
+    """A source notebook with the cells of the shared spec (used until course/source/ exists)."""
+    import nbformat.v4 as v4
+
+    solution = (ROOT / "solutions" / f"{ex.slug}.py").read_text(encoding="utf-8")
+    nb = v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        _cell("markdown", f"# {ex.title}\n\nOnly the cell below is graded."),
+        _cell("code", f"### BEGIN SOLUTION\n{solution}### END SOLUTION", grade_id=f"{ex.slug}-answer",
+              solution=True, grade=False, locked=False),
+        _cell("code", f'from attn_checks.notebook import public_checks\npublic_checks("{ex.slug}", globals())',
+              grade_id=f"{ex.slug}-public", grade=True, solution=False, locked=True, points=public_pts),
+        _cell("code", "# Your instructor's hidden checks run here when your notebook is graded.\n"
+                      "### BEGIN HIDDEN TESTS\nfrom graders.notebook import hidden_checks\n"
+                      f'hidden_checks("{ex.slug}", globals())\n### END HIDDEN TESTS',
+              grade_id=f"{ex.slug}-hidden", grade=True, solution=False, locked=True, points=hidden_pts),
+    ]
+    return nb
+
+
+def make_course(dest: Path) -> Path:
+    """An nbgrader course at ``dest`` with every assignment generated; return ``dest``."""
+    import nbformat
+
+    from graders import registry
+    from graders.engine import checks_of
+
+    dest.mkdir(parents=True, exist_ok=True)
+    real = ROOT / "course"
+    config = real / "nbgrader_config.py"
+    (dest / "nbgrader_config.py").write_text(config.read_text() if config.is_file() else CONFIG)
+    for name in registry.ASSIGNMENTS:
+        target = dest / "source" / name
+        if (real / "source" / name).is_dir():
+            shutil.copytree(real / "source" / name, target, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("attn_checks", ".ipynb_checkpoints"))
+        else:
+            target.mkdir(parents=True, exist_ok=True)
+            for ex in registry.of_assignment(name):
+                pts = [sum(f.spec.points for f in checks_of(ex.slug) if f.spec.hidden == h) for h in (False, True)]
+                nbformat.write(spec_notebook(ex, *pts), target / f"{ex.slug}.ipynb")
+        from graders.release import copy_public
+
+        copy_public(target, "attn_checks")
+    _generate(dest, registry.ASSIGNMENTS)
+    return dest
+
+
+def course_config(course: Path):
+    """The course's nbgrader config, rooted at ``course``."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = Config()
+    config.merge(PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config())
+    config.CourseDirectory.root = str(course)
+    return config
+
+
+def _generate(course: Path, names) -> None:
+    """``nbgrader generate_assignment`` for each name, in this process (a process each is slow)."""
+    from nbgrader.apps import NbGraderAPI
+
+    os.environ["PATH"] = _env()["PATH"]
+    api = NbGraderAPI(config=course_config(course))
+    for name in names:
+        done = api.generate_assignment(name, force=True)
+        if not done["success"]:
+            raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{done.get('log', '')}{done.get('error', '')}")
+
+
+def submit(course: Path, student: str, answers: dict, *, root: Path | None = None) -> Path:
+    """Write submitted/<student>/<assignment>/<slug>.ipynb from the release.
+
+    ``answers``: slug -> the answer cell's new source (str), a function taking
+    the released notebook (dict) and returning it changed, or None (not
+    submitted). Slugs not given get the untouched released notebook.
+    """
+    from graders import registry
+
+    root = root or course / "submitted"
+    for name in registry.ASSIGNMENTS:
+        folder = root / student / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "timestamp.txt").write_text(TIMESTAMP)
+        for ex in registry.of_assignment(name):
+            answer = answers.get(ex.slug, "")
+            if answer is None:
+                continue
+            nb = json.loads((course / "release" / name / f"{ex.slug}.ipynb").read_text(encoding="utf-8"))
+            if callable(answer):
+                nb = answer(nb)
+            elif answer:
+                set_answer(nb, ex.slug, answer)
+            text = nb if isinstance(nb, str) else json.dumps(nb, indent=1)
+            (folder / f"{ex.slug}.ipynb").write_text(text, encoding="utf-8")
+    return root / student
+
+
+def set_answer(nb: dict, slug: str, source: str) -> dict:
+    for cell in nb["cells"]:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == f"{slug}-answer":
+            cell["source"] = source
+    return nb
+
+
+def make_submissions(course: Path, students: int, seed: int = 2026) -> dict:
+    """Submit ``students`` made-up students drawn like bench/make_class.py; return counts per kind."""
+    from graders import registry
+
+    rng = random.Random(seed)
+    kinds, weights = zip(*MIX)
+    counts = dict.fromkeys(kinds, 0)
+    for i in range(students):
+        answers = {}
+        for ex in registry.EXERCISES:
+            kind = rng.choices(kinds, weights)[0]
+            src = rng.choice(sources(ex.slug)[kind])
+            counts[kind] += 1
+            answers[ex.slug] = src.read_text(encoding="utf-8") if src is not None else ""
+        submit(course, f"student_{i:03d}", answers)
+    return counts
+
+
+def nbgrader_autograde(course: Path, assignments=None, students=()) -> float:
+    """Run the real ``nbgrader autograde`` (kernels execute every cell); return the wall time."""
+    from graders import registry
+
+    start = time.perf_counter()
+    for name in assignments or registry.ASSIGNMENTS:
+        for who in students or [None]:
+            cmd = [_exe("nbgrader"), "autograde", name, "--force", "--log-level=ERROR"]
+            subprocess.run(cmd + ([f"--student={who}"] if who else []), cwd=course, check=True,
+                           capture_output=True, env=_env())
+    return time.perf_counter() - start
+
+
+def nbgrader_scores(course: Path) -> dict:
+    """(student, slug) -> nbgrader's auto score for the test cells of that notebook."""
+    from nbgrader.api import Gradebook
+    from nbgrader.coursedir import CourseDirectory
+
+    where = CourseDirectory(config=course_config(course))
+    scores = {}
+    with Gradebook(where.db_url, where.course_id) as gb:
+        for assignment in gb.assignments:
+            for sub in assignment.submissions:
+                for nb in sub.notebooks:
+                    scores[(sub.student.id, nb.name)] = sum(
+                        g.auto_score or 0.0 for g in nb.grades if g.cell_type == "code")
+    return scores
+
+
+def our_scores(out: Path) -> dict:
+    scores = {}
+    for path in out.glob("*/results.json"):
+        for t in json.loads(path.read_text(encoding="utf-8"))["tests"]:
+            key = (path.parent.name, t["exercise"])
+            scores[key] = scores.get(key, 0.0) + float(t["score"])
+    return scores
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=10, help="students (7 notebooks each; default 10)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", type=Path, help="build the course here instead of a temp folder")
+    args = parser.parse_args()
+    if args.students < 1 or args.jobs < 1:
+        parser.error("--students and --jobs must be at least 1")
+    work = args.keep or Path(tempfile.mkdtemp(prefix="attn-nbbench-"))
+    course = make_course(work / "course")
+    counts = make_submissions(course, args.students)
+    n = sum(1 for _ in (course / "submitted").glob("*/*/*.ipynb"))
+    print(f"{args.students} students, {n} notebooks: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    print(f"machine: {os.cpu_count()} cores; attn-grade jobs: {args.jobs}; nbgrader autograde: one at a time")
+
+    nb_wall = nbgrader_autograde(course)
+    print(f"\nnbgrader autograde: {n} notebooks in {nb_wall:.1f} s, {nb_wall / n:.3f} s per notebook")
+    from graders.batch import Options, run
+
+    start = time.perf_counter()
+    run(Options(course / "submitted", work / "graded", jobs=args.jobs, force=True, progress=True),
+        say=lambda *_: None)
+    ours = time.perf_counter() - start
+    print(f"attn-grade grade:   {n} notebooks in {ours:.1f} s, {ours / n:.3f} s per notebook")
+    print(f"ratio (nbgrader autograde / attn-grade grade): {nb_wall / ours:.1f}x")
+    theirs, mine = nbgrader_scores(course), our_scores(work / "graded")
+    differ = sorted(k for k in theirs if abs(theirs[k] - mine.get(k, 0.0)) > 1e-6)
+    print(f"same score for {len(theirs) - len(differ)} of {len(theirs)} notebooks")
+    for student, slug in differ[:20]:
+        print(f"  {student}/{slug}: nbgrader {theirs[(student, slug)]:g}, attn-grade {mine.get((student, slug), 0):g}")
+    print(f"\n(course and results in {work})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

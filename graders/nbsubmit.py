@@ -1,0 +1,197 @@
+"""Read nbgrader's submitted/ layout: ``<root>/<student>/<assignment>/<slug>.ipynb``.
+
+nbgrader's own autograde runs a student's whole notebook in one kernel with the
+tests, so code in the notebook can patch NumPy, IPython or the checks and fake
+a pass. Here the notebook is never executed: it is read as JSON, the source of
+the one cell whose nbgrader grade id is ``<slug>-answer`` (the only graded
+answer, as the notebook tells students) is written to
+``<work>/<student>/<slug>.py``, and the usual sandboxed batch grades that
+folder. Other cells (the student's experiments, any top-level statement) are
+never run.
+
+IPython lines: a ``%magic`` or ``!shell`` line is not Python, so when the answer
+cell does not parse, such lines become ``pass`` with the original kept as a
+comment, and the exercise's feedback carries a note saying so. If the cell
+still does not parse it is graded as written (a syntax error, zero, reported).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import registry
+
+MAGIC_NOTE = "IPython line not run by the grader"
+
+
+class NotebookProblem(Exception):
+    """A notebook the grader cannot take an answer from; the exercise scores zero."""
+
+
+@dataclass
+class Student:
+    """One student's extracted answers, ready for the batch grader."""
+
+    name: str
+    folder: Path  # <work>/<name>, holding <slug>.py per readable answer cell
+    problems: dict = field(default_factory=dict)  # slug -> (message, missing)
+    notes: dict = field(default_factory=dict)  # slug -> [note, ...] for the feedback
+    notebooks: dict = field(default_factory=dict)  # slug -> the submitted .ipynb path
+
+
+def _assignment_dirs(root: Path):
+    for student in sorted(os.scandir(root), key=lambda e: e.name):
+        if student.name.startswith(".") or not student.is_dir(follow_symlinks=False):
+            continue
+        for name in registry.ASSIGNMENTS:
+            yield student.name, Path(student.path) / name
+
+
+def detect(root: Path) -> bool:
+    """True when some ``<root>/<student>/<assignment>/`` holds a ``.ipynb`` (assignments from the registry)."""
+    for _, folder in _assignment_dirs(Path(root)):
+        if folder.is_dir() and not folder.is_symlink() and any(folder.glob("*.ipynb")):
+            return True
+    return False
+
+
+def _text(source) -> str:
+    """A cell's source: nbformat allows a string or a list of lines."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list) and all(isinstance(s, str) for s in source):
+        return "".join(source)
+    raise NotebookProblem("its answer cell's source is neither text nor a list of lines")
+
+
+def answer_source(path: Path, slug: str) -> str:
+    """The source of the one code cell with grade id ``<slug>-answer``; NotebookProblem if none or several."""
+    gid = f"{slug}-answer"
+    try:
+        nb = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise NotebookProblem(f"it is not a readable notebook (not valid JSON: {exc})") from None
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        raise NotebookProblem("it is not a notebook (no list of cells)")
+    found = []
+    for cell in cells:
+        meta = cell.get("metadata") if isinstance(cell, dict) else None
+        grading = meta.get("nbgrader") if isinstance(meta, dict) else None
+        if isinstance(grading, dict) and grading.get("grade_id") == gid:
+            found.append(cell)
+    if not found:
+        raise NotebookProblem(f"it has no answer cell (a cell with nbgrader grade id {gid!r}); "
+                              "answers are taken from that cell only, so do not delete or copy it")
+    if len(found) > 1:
+        raise NotebookProblem(f"it has {len(found)} cells with grade id {gid!r}; keep exactly one "
+                              "(a copied answer cell makes the answer ambiguous)")
+    if found[0].get("cell_type") != "code":
+        raise NotebookProblem(f"its cell {gid!r} is not a code cell")
+    return _text(found[0].get("source", ""))
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def neutralise_magics(source: str):
+    """(source, notes): ``%``/``!`` lines turned into ``pass  # ...`` when that is what stops parsing."""
+    if _parses(source):
+        return source, []
+    lines, notes = [], []
+    for line in source.splitlines(keepends=True):
+        body = line.lstrip(" \t")
+        if body.startswith(("%", "!")):
+            indent = line[: len(line) - len(body)]
+            shown = body.rstrip("\r\n")
+            lines.append(f"{indent}pass  # {MAGIC_NOTE}: {shown}\n")
+            notes.append(shown)
+        else:
+            lines.append(line)
+    fixed = "".join(lines)
+    if not notes or not _parses(fixed):
+        return source, []
+    return fixed, [f"{MAGIC_NOTE} (IPython magics and shell commands are not Python; "
+                   f"the rest of the cell was graded): " + "; ".join(notes)]
+
+
+def _write(path: Path, text: str) -> None:
+    from .batch import write_atomic
+
+    if not path.is_file() or path.read_text(encoding="utf-8", errors="replace") != text:
+        write_atomic(path, text)
+
+
+def extract(root: Path, work: Path):
+    """Write ``<work>/<student>/<slug>.py`` from every answer cell; return (students, skipped)."""
+    root, work = Path(root), Path(work)
+    by_name, skipped = {}, []
+    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_symlink() or not entry.is_dir():
+            skipped.append(f"{entry.name}: not a folder (nbgrader's layout is <student>/<assignment>/<slug>.ipynb)")
+            continue
+        by_name[entry.name] = Student(entry.name, work / entry.name)
+    for student in by_name.values():
+        _extract_student(root / student.name, student)
+    return list(by_name.values()), skipped
+
+
+def _extract_student(src: Path, student: Student) -> None:
+    student.folder.mkdir(parents=True, exist_ok=True)
+    wanted = set()
+    for ex in registry.EXERCISES:
+        nb = src / ex.assignment / f"{ex.slug}.ipynb"
+        where = f"{student.name}/{ex.assignment}/"
+        if nb.is_symlink():
+            student.problems[ex.slug] = (f"{nb.name} in {where} is a symbolic link; submit the notebook itself", False)
+            continue
+        if not nb.is_file():
+            student.problems[ex.slug] = (f"{nb.name} was not found in {where}", True)
+            continue
+        student.notebooks[ex.slug] = nb
+        try:
+            source = answer_source(nb, ex.slug)
+        except NotebookProblem as exc:
+            student.problems[ex.slug] = (f"{nb.name} was not graded: {exc}", False)
+            continue
+        source, notes = neutralise_magics(source)
+        if notes:
+            student.notes[ex.slug] = notes
+        _write(student.folder / f"{ex.slug}.py", source if source.endswith("\n") or not source else source + "\n")
+        wanted.add(f"{ex.slug}.py")
+    for stale in student.folder.iterdir():  # answers a previous run extracted and this one did not
+        if stale.is_file() and stale.name not in wanted and not stale.name.startswith("."):
+            stale.unlink()
+
+
+# ------------------------------------------------------------------ results for the batch
+def ungraded(slug: str, problem: str, missing: bool):
+    """Every check of ``slug`` at zero because its notebook gave no answer to grade."""
+    from .engine import checks_of
+    from .results import CheckResult, ExerciseResult
+
+    result = ExerciseResult(slug, registry.get(slug).title, problem=problem, missing=missing)
+    result.checks = [CheckResult(slug, fn.spec.name, 0.0, fn.spec.points, "failed", f"not graded: {problem}",
+                                 "hidden" if fn.spec.hidden else "public") for fn in checks_of(slug)]
+    return result
+
+
+def with_notes(result, notes):
+    """Notes on how a notebook was read, as a check worth nothing, so every report shows them."""
+    from .results import CheckResult
+
+    for note in notes:
+        result.checks.append(CheckResult(result.exercise, "notebook: how the answer cell was read", 0.0, 0.0,
+                                         "passed", note, "public"))
+    return result
