@@ -88,6 +88,9 @@ def main() -> int:
     print(f"  {n} submissions in {wall:.1f} s: {n / wall:.2f} submissions/s, "
           f"{wall / n:.3f} s per submission amortised")
     print(f"  per-submission time inside a job: median {statistics.median(per):.3f} s")
+    present = len(list(class_dir.glob("*/*.py")))  # exercise files handed in (missing ones cost ~nothing)
+    print(f"  per exercise file handed in ({present}; one file is what one nbgrader notebook holds): "
+          f"{wall / present:.3f} s amortised")
 
     if args.baseline:
         students = sorted(p.name for p in class_dir.iterdir())[: args.baseline]
@@ -102,6 +105,8 @@ def main() -> int:
         print(f"  {k} submissions in {b_wall:.1f} s: {k / b_wall:.2f} submissions/s, "
               f"{b_wall / k:.3f} s per submission amortised")
         print(f"  per-submission time: median {statistics.median(b_per):.3f} s")
+        b_present = sum(len(list((class_dir / st).glob("*.py"))) for st in students)
+        print(f"  per exercise file handed in ({b_present}): {b_wall / b_present:.3f} s amortised")
         print(f"\nratio (baseline / batch, amortised per submission): {(b_wall / k) / (wall / n):.1f}x")
         print("same scores in both: " + ("yes" if not mismatched else "NO\n  " + "\n  ".join(mismatched)))
     if not args.keep:
