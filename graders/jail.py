@@ -1,9 +1,11 @@
 """Confine the current process before it runs a student's code (Linux).
 
-Loaded by graders/worker.py by path; standard library only. ``confine`` is
-called in a freshly forked child. It applies what the system allows and
-returns the measures in words, so the grader can say plainly what protected a
-run and what did not:
+Loaded by graders/worker.py by path; standard library only. ``enter`` is
+called once per student in a freshly forked child and builds the sandbox;
+``become_student`` is called in each process that then runs one of the
+student's files, and ``reset`` cleans the sandbox between two such processes.
+They apply what the system allows and return the measures in words, so the
+grader can say plainly what protected a run and what did not:
 
 * new PID, mount, network, IPC and UTS namespaces (as root, or inside a new
   user namespace for an ordinary user): the code sees only its own processes,
@@ -30,6 +32,7 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
 SANDBOX_UID = 65534  # nobody
 DEVICES = ("null", "zero", "random", "urandom")
@@ -93,34 +96,46 @@ def fork_into_pid_namespace():
         os.close(alive_r)
         return
     os.close(alive_r)
+    close_fds(keep={alive_w})  # the parent sees the sandbox's ends hang up when the init does
     _exit_like(pid)
 
 
-def fork_student():
-    """Fork the process that runs the student's code. Returns in that child only.
+def close_fds(keep=()):
+    """Close every file descriptor but ``keep``."""
+    for fd in os.listdir("/proc/self/fd"):
+        if int(fd) not in keep:
+            try:
+                os.close(int(fd))
+            except OSError:
+                pass
 
-    This process, PID 1 of the namespace, stays behind as its init and never runs
-    student code: the kernel clears a process's parent-death signal when its
-    credentials change, so a PID 1 that became nobody (or dropped its
-    capabilities) lost the signal set in fork_into_pid_namespace, and student
-    code could clear it with prctl anyway. Killing the outer process then left
-    the namespace running: a call that hung on sleep() with SIGTERM ignored, or a
-    loop, went on after its timeout until the CPU limit. This PID 1 keeps its
-    credentials and its parent-death signal, holds no pipes, cannot be ptraced
-    (not dumpable) and, being the namespace's init with no handlers, ignores
-    every signal sent from inside. When the outer process is killed it dies,
-    and with it every process in the namespace.
+
+def reset(scratch, files):
+    """In the namespace's init, between two student processes: a clean sandbox.
+
+    Every other process in the namespace is killed and reaped (kill(-1) from
+    PID 1 reaches them all, even ones that called setsid), the scratch folder
+    becomes a fresh tmpfs holding the student's files as they were handed in,
+    and the next process gets a new IPC namespace, so nothing one exercise file
+    left behind (processes, files, shared memory) reaches the next.
     """
-    pid = os.fork()
-    if pid == 0:
-        return
-    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    for fd in os.listdir("/proc/self/fd"):  # the pipes: the parent sees EOF when the student's process ends
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:
         try:
-            os.close(int(fd))
-        except OSError:
-            pass
-    _exit_like(pid)
+            os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+    os.chdir("/")
+    _check(_libc.umount2(scratch.encode(), ctypes.c_int(MNT_DETACH)), f"umount {scratch}")
+    _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
+    _write_files(scratch, files)
+    os.chdir(scratch)
+    _check(_libc.unshare(ctypes.c_int(CLONE_NEWIPC)), "unshare")
 
 
 def _exit_like(pid):
@@ -222,19 +237,24 @@ def drop_capabilities():
     _check(_libc.capset(header, data), "capset")
 
 
-def confine(cfg, files):
-    """Apply every measure the system allows; return (scratch, measures, missing).
+def enter(cfg, files):
+    """Build the sandbox; return (scratch, namespaced, measures, missing).
 
     ``cfg``: scratch (absolute, real path of the submissions folder; in the
     sandbox it holds only ``files``, path relative to it -> bytes), libraries
     (folders Python needs, bound read-only), cpu, memory_mb, file_mb,
-    processes. Called in a forked child; where namespaces work it forks twice
-    more (the namespace's init, then the student's process) and only the
-    great-grandchild returns. The working directory is left at
-    the scratch folder.
+    processes. Called in a forked child; where namespaces work it forks once
+    more and only the new PID 1 of the namespace returns: the sandbox's init,
+    which keeps its root credentials and parent-death signal and never runs
+    student code. The kernel clears a process's parent-death signal when its
+    credentials change, so an init that became nobody, or student code calling
+    prctl, could otherwise outlive the outer process; being the namespace's
+    init with default handlers, it ignores every signal sent from inside, and
+    it is not dumpable, so the student's processes cannot trace it or read its
+    file descriptors. Killing the outer process ends the init and with it every
+    process in the namespace. The working directory is left at the scratch folder.
     """
     measures, missing = [], []
-    real_root = os.getuid() == 0
     try:
         measures.append(enter_namespaces())
     except OSError as exc:
@@ -242,18 +262,28 @@ def confine(cfg, files):
                        f"user can read, see other processes and use the network")
         os.setsid()
         scratch = _fallback_scratch(files)
+        namespaced = False
     else:
         fork_into_pid_namespace()
         scratch = cfg["scratch"]
         build_root(cfg["libraries"], scratch, files)
-        fork_student()
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         measures.append("a private read-only file system holding only system libraries, Python and a "
                         "writable scratch folder with this student's files")
+        namespaced = True
     os.environ["TMPDIR"] = scratch
+    return scratch, namespaced, measures, missing
+
+
+def become_student(cfg, namespaced, measures, missing):
+    """In the process that will run a student's file: drop privileges, set limits.
+    Returns the measures and what is missing, in words."""
+    measures, missing = list(measures), list(missing)
+    real_root = os.getuid() == 0
     if real_root:
         drop_privileges()
         measures.append("the unprivileged user nobody")
-    elif not missing:
+    elif namespaced:
         drop_capabilities()
         measures.append("no capabilities")
         missing.append("not started as root: no separate user (the user namespace stands in)")
@@ -263,7 +293,7 @@ def confine(cfg, files):
     limit_resources(cfg["cpu"], cfg["memory_mb"], cfg["file_mb"], cfg["processes"], set_nproc=real_root)
     measures.append(f"limits of {cfg['cpu']} s CPU, {cfg['memory_mb']} MB memory, {cfg['file_mb']} MB "
                     f"per file" + (f", {cfg['processes']} processes" if real_root else ""))
-    return scratch, measures, missing
+    return measures, missing
 
 
 def _fallback_scratch(files):

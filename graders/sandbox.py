@@ -15,6 +15,7 @@ import json
 import os
 import select
 import signal
+import socket
 import struct
 import threading
 import time
@@ -103,16 +104,17 @@ class _Drain(threading.Thread):
 
 
 class Worker:
-    """A confined process serving one student's folder, one exercise file at a time.
+    """A sandbox serving one student's folder, one exercise file at a time.
 
-    Spawned lazily by the zygote; ``request`` sends one message and waits for
-    the answer with a timeout. A worker that hangs is killed (with everything
-    it started); one that ends is noticed. Either way the next request gets a
-    fresh worker, so one broken exercise does not spoil the others. Loading a
-    second exercise file also starts a fresh process (``files``): code
-    imported for one exercise may have replaced NumPy functions, rewritten the
-    scratch folder or left processes behind, and a file's grade must not
-    depend on the student's other files.
+    The zygote forks the sandbox when it is first needed; its init then forks a
+    fresh process for every exercise file (``recycle``), after killing what
+    the previous one left running and restoring the scratch folder (jail.reset):
+    code imported for one exercise may have replaced NumPy functions, rewritten
+    files or left processes behind, and a file's grade must not depend on the
+    student's other files. ``request`` sends one message and waits for the
+    answer with a timeout. A process that hangs is killed with the whole
+    sandbox; one that ends is noticed. Either way the next request gets a fresh
+    process, so one broken exercise does not spoil the others.
     """
 
     def __init__(self, folder, *, jail: Jail | None = None, zygote=None, import_timeout=30.0):
@@ -120,7 +122,8 @@ class Worker:
         self.jail = jail or Jail.for_folder(self.folder)
         self.zygote = zygote or shared()
         self.import_timeout = import_timeout
-        self.pid = None
+        self.box = None  # (pid of the sandbox's outer process, control socket to its init)
+        self._req = self._res = None  # pipes to the current process
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
         self.sandbox = {}
@@ -130,27 +133,55 @@ class Worker:
 
     @property
     def alive(self):
-        return self.pid is not None
+        return self._req is not None
 
     def ensure(self):
         """Start a process if there is none; raise Crashed if that fails."""
-        if self.pid is not None:
+        if self.alive:
             return
-        try:
-            self.pid, self._req, self._res, out, err = self.zygote.spawn(self.folder, self.jail)
-        except ZygoteError as exc:
-            raise Crashed(f"the grader could not start a worker: {exc}") from None
+        for _ in range(2):  # a sandbox without namespaces serves one process: then a new one
+            if self.box is None:
+                try:
+                    self.box = self.zygote.spawn(self.folder, self.jail)
+                except ZygoteError as exc:
+                    raise Crashed(f"the grader could not start a worker: {exc}") from None
+            if self._fork():
+                break
+            self._end_box()
+        else:
+            raise Crashed("the grader could not start a worker: its sandbox did not answer")
         self.generation += 1
         self.exit_code = None
         self.files = set()
-        self._drains = [_Drain(os.fdopen(out, "rb", buffering=0)), _Drain(os.fdopen(err, "rb", buffering=0))]
-        for d in self._drains:
-            d.start()
         hello = self._receive(self.import_timeout, "starting the worker")
         if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
             raise Crashed("the worker sent a malformed greeting")
         self.sandbox = hello.get("sandbox") if isinstance(hello.get("sandbox"), dict) else {}
+
+    def _fork(self) -> bool:
+        """Ask the sandbox's init for a fresh process on four new pipes."""
+        pipes = [os.pipe() for _ in range(4)]
+        (req_r, req_w), (res_r, res_w), (out_r, out_w), (err_r, err_w) = pipes
+        ctrl = self.box[1]
+        try:
+            socket.send_fds(ctrl, [b'{"op": "fork"}'], [req_r, res_w, out_w, err_w])
+            ctrl.settimeout(self.import_timeout)
+            reply = ctrl.recv(1 << 12)
+        except OSError:
+            reply = b""
+        finally:
+            for fd in (req_r, res_w, out_w, err_w):
+                os.close(fd)
+        if reply != b'{"ok": true}':
+            for fd in (req_w, res_r, out_r, err_r):
+                os.close(fd)
+            return False
+        self._req, self._res = req_w, res_r
+        self._drains = [_Drain(os.fdopen(out_r, "rb", buffering=0)), _Drain(os.fdopen(err_r, "rb", buffering=0))]
+        for d in self._drains:
+            d.start()
+        return True
 
     def request(self, msg, timeout, doing):
         self.ensure()
@@ -164,29 +195,59 @@ class Worker:
                           f"(did your code write to the worker's pipes?)")
         return answer
 
+    def recycle(self):
+        """Let the current process go: the next request gets a fresh one in the same sandbox."""
+        self._close_pipes()
+
     def kill(self, ended=False):
-        """End the process and everything it started; idempotent. ``ended``: it already hung up."""
-        pid, self.pid = self.pid, None
-        if pid is None:
-            return
-        for fd in (self._req, self._res):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if ended:  # say why it ended: wait for its exit status and what it printed
-            self.exit_code = self.zygote.status(pid)
+        """End the process; idempotent. ``ended``: it hung up by itself, so learn why and keep
+        the sandbox; otherwise the whole sandbox ends, with everything the process started."""
+        if ended and self.alive and self.box is not None:
+            self._close_pipes()
+            self.exit_code = self._status()
             for d in self._drains:
                 d.join(timeout=1)
+            if self.exit_code is None:
+                self._end_box()
             return
+        self._close_pipes()
+        self._end_box()
+        self.exit_code = None
+
+    def _status(self):
+        """The exit code of the process that just ended, from the sandbox's init (None if unknown)."""
+        ctrl = self.box[1]
+        try:
+            ctrl.send(b'{"op": "status"}')
+            ctrl.settimeout(5.0)
+            reply = json.loads(ctrl.recv(1 << 12).decode())
+        except (OSError, ValueError):
+            return None
+        status = reply.get("status") if isinstance(reply, dict) else None
+        return status if isinstance(status, int) else None
+
+    def _close_pipes(self):
+        for fd in (self._req, self._res):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._req = self._res = None
+
+    def _end_box(self):
+        box, self.box = self.box, None
+        if box is None:
+            return
+        pid, ctrl = box
+        ctrl.close()
         try:
             os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
         except (ProcessLookupError, PermissionError):
             pass
-        # Nobody needs the status of a process we killed: the zygote reaps it in the
-        # background, and the next file does not wait for the namespace to be torn down.
+        # Nobody needs its status: the zygote reaps it in the background, and the next
+        # student does not wait for the namespace to be torn down.
         self.zygote.forget(pid)
-        self.exit_code = None
 
     close = kill
 
@@ -288,7 +349,7 @@ class Submission:
 
     def _load(self):
         if self.worker.alive and self.worker.files - {self.path.name}:
-            self.worker.kill()  # another exercise ran in this process: start afresh (see Worker)
+            self.worker.recycle()  # another exercise ran in this process: start afresh (see Worker)
         answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
                                      "importing your file")
         self.worker.files.add(self.path.name)

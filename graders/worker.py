@@ -4,7 +4,9 @@ This file is self-contained on purpose (standard library and NumPy only, plus
 its sibling jail.py loaded by path): the parent starts it as
 ``python -I -S worker.py zygote CTRL_FD LIBDIR...`` so that it never imports
 the grading package, the graders or the reference solutions. The zygote
-imports NumPy and SymPy once and forks one confined worker per student file.
+imports NumPy and SymPy once and forks one sandbox per student (``child``,
+which becomes the sandbox's init); the init forks a fresh, confined worker
+per exercise file (``student``).
 
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
@@ -326,27 +328,82 @@ def read_folder(folder, scratch):
 
 
 def child(req, fds, jail):
-    """In a fresh fork of the zygote: confine, then serve. Never returns."""
+    """In a fresh fork of the zygote: build the student's sandbox, then be its init. Never returns.
+
+    The init answers the parent on the control socket ``fds[0]``:
+    {"op": "fork"} with the four pipe ends of a new worker attached starts a
+    fresh process for the next exercise file (after ``jail.reset`` where the
+    sandbox has namespaces; without them a sandbox serves one process only and
+    answers {"ok": false}); {"op": "status"} answers the exit code of the last
+    one, once it has ended. The parent ending the conversation ends the sandbox.
+    """
     code = 0
     try:
         jail.die_with_parent()  # a zygote that is killed takes its workers with it
-        req_fd, res_fd, out_fd, err_fd = fds
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        keep = {0, 1, 2, req_fd, res_fd}
-        for fd in os.listdir("/proc/self/fd"):
-            if int(fd) not in keep:
-                try:
-                    os.close(int(fd))
-                except OSError:
-                    pass
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        jail.close_fds(keep={0, 1, 2, fds[0]})
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
         cfg = dict(req["sandbox"], libraries=[p for p in sys.path if os.path.isdir(p)])
         files, rel = read_folder(req["folder"], cfg["scratch"])
-        _, measures, missing = jail.confine(cfg, files)
+        box = jail.enter(cfg, files)
+        init(fds[0], cfg, files, rel, box, jail)
+    except BaseException:
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def init(ctrl_fd, cfg, files, rel, box, jail):
+    """Serve the parent's fork and status requests until it hangs up (see ``child``)."""
+    import socket
+
+    scratch, namespaced = box[0], box[1]
+    sock = socket.socket(fileno=ctrl_fd)
+    last, started, finished = None, 0, {}
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
+        except OSError:
+            return
+        if not msg:
+            return
+        op = json.loads(msg.decode("utf-8")).get("op")
+        if op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
+            if started:
+                jail.reset(scratch, files)
+                finished.clear()
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                student(fds, cfg, rel, box, jail)
+            for fd in fds:
+                os.close(fd)
+            last, started = pid, started + 1
+            sock.send(b'{"ok": true}')
+        elif op == "status" and last is not None:
+            sock.send(json.dumps({"status": _wait(last, finished)}).encode())
+        else:
+            for fd in fds:
+                os.close(fd)
+            sock.send(b'{"ok": false}')
+
+
+def student(fds, cfg, rel, box, jail):
+    """A fresh process of the sandbox for one exercise file: confine, then serve. Never returns."""
+    code = 0
+    try:
+        req_fd, res_fd, out_fd, err_fd = fds
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        jail.close_fds(keep={0, 1, 2, req_fd, res_fd})
+        _, namespaced, measures, missing = box
+        measures, missing = jail.become_student(cfg, namespaced, measures, missing)
+        # after the credentials changed (which clears it): without namespaces nothing else
+        # ends this process when the sandbox is killed
+        jail.die_with_parent()
         # relative to the scratch folder, our working directory: its ancestors may not be
         # searchable by the sandbox user, but the working directory itself always is
         folder = os.path.normpath(rel)

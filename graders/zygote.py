@@ -3,9 +3,9 @@
 Starting Python and importing NumPy and SymPy costs far more than grading a
 file, so each grading process keeps one zygote (graders/worker.py in zygote
 mode, started with ``python -I -S``). It never loads grader or solution code.
-For every student file it forks a worker that confines itself
-(graders/jail.py) and then imports the file. The worker's four pipe ends are
-handed over on a Unix socket (SCM_RIGHTS); the zygote answers with its pid.
+For every student it forks a sandbox (graders/jail.py) whose init then forks
+a fresh worker per exercise file. The sandbox's control socket is handed over
+on a Unix socket (SCM_RIGHTS); the zygote answers with the sandbox's pid.
 """
 
 from __future__ import annotations
@@ -103,25 +103,22 @@ class Zygote:
         return json.loads(reply.decode())
 
     def spawn(self, folder, jail: Jail):
-        """Fork a confined worker for a student's ``folder``; return (pid, req_w, res_r, out_r, err_r)."""
+        """Fork a sandbox for a student's ``folder``; return (pid, control socket).
+
+        ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
+        socket talks to the sandbox's init, which forks a worker per exercise file
+        (graders/worker.py, ``child``)."""
         with self.lock:
-            pipes = [os.pipe() for _ in range(4)]
-            req, res, out, err = pipes
-            theirs = (req[0], res[1], out[1], err[1])
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
-                reply = self._ask({"op": "spawn", "folder": str(folder), "sandbox": jail.config()}, theirs)
+                reply = self._ask({"op": "spawn", "folder": str(folder), "sandbox": jail.config()},
+                                  (theirs.fileno(),))
             except BaseException:
-                for r, w in pipes:
-                    os.close(r)
-                    os.close(w)
+                ours.close()
                 raise
             finally:
-                for fd in theirs:
-                    try:
-                        os.close(fd)
-                    except OSError:
-                        pass
-            return int(reply["pid"]), req[1], res[0], out[0], err[0]
+                theirs.close()
+            return int(reply["pid"]), ours
 
     def status(self, pid):
         """Exit code of a worker that has ended (negative: the signal that killed it)."""

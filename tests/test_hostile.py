@@ -86,6 +86,7 @@ CASES = {
     "memory_at_import": Case("variance_proof", ("softmax",), ("raised MemoryError",)),
     "memory_in_call": Case("variance_proof", ("hand_scores",), ("raised MemoryError",)),
     "children": Case("softmax", ("variance_proof", "attention"), earns=None),
+    "tamper_next_file": Case("hand_scores", ("softmax", "attention"), ("got None",)),
     "numpy_monkeypatch": Case("hand_scores", ("softmax",), ("should return a tuple of 2 values; got None",)),
     "forge_worker": Case("hand_scores", ("softmax",), ("could not be read", "ended or hung the worker too many times")),
     "forge_deep_json": Case("hand_scores", ("softmax",), ("unreadable message",)),
