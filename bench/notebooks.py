@@ -3,7 +3,7 @@
     python bench/notebooks.py [--students 10] [--jobs 2] [--keep DIR]
 
 Sets up a copy of the nbgrader course (course/: its config and source
-notebooks; a spec-built stand-in when course/source/ is not there yet), runs
+notebooks), runs
 ``nbgrader generate_assignment``, and submits, for each made-up student, every
 released notebook with its answer cell filled from bench/make_class.py's mix
 (reference solutions, correct alternatives, tests/mutants/, stubs; a missing
@@ -35,7 +35,6 @@ sys.path.insert(0, str(HERE))
 
 from make_class import MIX, sources  # noqa: E402
 
-CONFIG = 'c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = "attn"\n'
 TIMESTAMP = "2030-01-01 12:00:00.000000 UTC"
 
 
@@ -49,59 +48,20 @@ def _env():
     return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
-def _cell(kind, source, **grading):
-    import nbformat.v4 as v4
-
-    cell = v4.new_code_cell(source) if kind == "code" else v4.new_markdown_cell(source)
-    if grading:
-        cell.metadata["nbgrader"] = {"schema_version": 3, **grading}
-    return cell
-
-
-def spec_notebook(ex, public_pts, hidden_pts):
-    """A source notebook with the cells of the shared spec (used until course/source/ exists)."""
-    import nbformat.v4 as v4
-
-    solution = (ROOT / "solutions" / f"{ex.slug}.py").read_text(encoding="utf-8")
-    nb = v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [
-        _cell("markdown", f"# {ex.title}\n\nOnly the cell below is graded."),
-        _cell("code", f"### BEGIN SOLUTION\n{solution}### END SOLUTION", grade_id=f"{ex.slug}-answer",
-              solution=True, grade=False, locked=False),
-        _cell("code", f'from attn_checks.notebook import public_checks\npublic_checks("{ex.slug}", globals())',
-              grade_id=f"{ex.slug}-public", grade=True, solution=False, locked=True, points=public_pts),
-        _cell("code", "# Your instructor's hidden checks run here when your notebook is graded.\n"
-                      "### BEGIN HIDDEN TESTS\nfrom graders.notebook import hidden_checks\n"
-                      f'hidden_checks("{ex.slug}", globals())\n### END HIDDEN TESTS',
-              grade_id=f"{ex.slug}-hidden", grade=True, solution=False, locked=True, points=hidden_pts),
-    ]
-    return nb
-
-
 def make_course(dest: Path) -> Path:
-    """An nbgrader course at ``dest`` with every assignment generated; return ``dest``."""
-    import nbformat
+    """A copy of the nbgrader course at ``dest`` with every assignment generated; return ``dest``.
 
+    course/source/ is committed and tests/test_course.py keeps it equal to a fresh build."""
     from graders import registry
-    from graders.engine import checks_of
+    from graders.release import copy_public
 
     dest.mkdir(parents=True, exist_ok=True)
     real = ROOT / "course"
-    config = real / "nbgrader_config.py"
-    (dest / "nbgrader_config.py").write_text(config.read_text() if config.is_file() else CONFIG)
+    shutil.copy(real / "nbgrader_config.py", dest / "nbgrader_config.py")
     for name in registry.ASSIGNMENTS:
         target = dest / "source" / name
-        if (real / "source" / name).is_dir():
-            shutil.copytree(real / "source" / name, target, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("attn_checks", ".ipynb_checkpoints"))
-        else:
-            target.mkdir(parents=True, exist_ok=True)
-            for ex in registry.of_assignment(name):
-                pts = [sum(f.spec.points for f in checks_of(ex.slug) if f.spec.hidden == h) for h in (False, True)]
-                nbformat.write(spec_notebook(ex, *pts), target / f"{ex.slug}.ipynb")
-        from graders.release import copy_public
-
+        shutil.copytree(real / "source" / name, target, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("attn_checks", ".ipynb_checkpoints"))
         copy_public(target, "attn_checks")
     _generate(dest, registry.ASSIGNMENTS)
     return dest
@@ -241,7 +201,7 @@ def main() -> int:
     from graders.batch import Options, run
 
     start = time.perf_counter()
-    run(Options(course / "submitted", work / "graded", jobs=args.jobs, force=True, progress=True),
+    run(Options(course / "submitted", work / "graded", jobs=args.jobs, force=True, progress=False),
         say=lambda *_: None)
     ours = time.perf_counter() - start
     print(f"attn-grade grade:   {n} notebooks in {ours:.1f} s, {ours / n:.3f} s per notebook")
