@@ -5,6 +5,8 @@
                      [--nbgrader-course DIR]
     attn-grade show RESULTS_JSON ...
     attn-grade list
+    attn-grade release OUT [--force]                 (graders/release.py)
+    attn-grade course build [--course DIR] [--check] (graders/course.py)
 
 Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error.
 """
