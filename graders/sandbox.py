@@ -1,10 +1,12 @@
 """Run one student file in a confined worker process and call its functions.
 
-``Submission`` asks the zygote (graders/zygote.py) for a worker: a fork of a
-clean process that has never loaded grader or solution code, which confines
-itself (graders/jail.py) and imports the student's file. The parent talks to
-it over two private pipes, drains its stdout and stderr without parsing them,
-and kills it on a timeout (which ends every process it started). Student code
+``Submission`` gets a worker from its student's sandbox (``Worker``): the
+zygote (graders/zygote.py), a clean process that has never loaded grader or
+solution code, forks the sandbox (graders/jail.py), whose init forks a fresh,
+confined process per exercise file that imports the student's file. The
+parent talks to it over two private pipes, drains its stdout and stderr
+without parsing them, and on a timeout kills the sandbox (which ends every
+process it started). Student code
 never runs in this process; every answer is decoded and validated by
 graders/wire.py.
 """
