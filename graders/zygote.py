@@ -1,7 +1,7 @@
 """The parent's side of the zygote: one pre-warmed process that forks workers.
 
 Starting Python and importing NumPy and SymPy costs far more than grading a
-file, so each grading process keeps one zygote (graders/worker.py in zygote
+file, so each grading process keeps one zygote (graders/factory.py in zygote
 mode, started with ``python -I -S``). It never loads grader or solution code.
 For every student it forks a sandbox (graders/jail.py) whose init then forks
 a fresh worker per exercise file. The sandbox's control socket is handed over
@@ -21,7 +21,7 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-WORKER = Path(__file__).with_name("worker.py")
+FACTORY = Path(__file__).with_name("factory.py")
 # The zygote starts with -S (no site processing, so no .pth hooks such as the
 # editable install's finder that would make this package importable) and gets
 # only the library folders, for numpy and sympy.
@@ -77,7 +77,7 @@ class Zygote:
         for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
             if key in os.environ:
                 env[key] = os.environ[key]
-        cmd = [sys.executable, "-I", "-S", str(WORKER), "zygote", str(theirs.fileno()), *SITE_DIRS]
+        cmd = [sys.executable, "-I", "-S", str(FACTORY), "zygote", str(theirs.fileno()), *SITE_DIRS]
         self.proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), env=env, cwd="/",
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
@@ -107,7 +107,7 @@ class Zygote:
 
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
-        (graders/worker.py, ``child``)."""
+        (graders/factory.py, ``child``)."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:

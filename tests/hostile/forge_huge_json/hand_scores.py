@@ -6,7 +6,9 @@ import os
 import struct
 import sys
 
-worker = sys.modules["__main__"]
+# the worker's own module, found as any code in the process can find it
+worker = next(m for m in list(sys.modules.values())
+              if callable(getattr(m, "serve", None)) and callable(getattr(m, "send", None)))
 _real_send = worker.send
 _BLOAT = "[" + "[]," * 3_000_000 + "[]]"
 

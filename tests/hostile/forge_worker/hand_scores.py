@@ -1,9 +1,11 @@
-# The worker runs as __main__: replace its own helpers to forge answers.
+# Replace the worker's own helpers to forge answers.
 # call() claims success with values that pass nothing, encode() sends an array
 # whose bytes do not match its shape, send() repeats a stale message id.
 import sys
 
-worker = sys.modules["__main__"]
+# the worker's own module, found as any code in the process can find it
+worker = next(m for m in list(sys.modules.values())
+              if callable(getattr(m, "serve", None)) and callable(getattr(m, "send", None)))
 _real_call, _real_send = worker.call, worker.send
 
 
