@@ -85,7 +85,7 @@ def init(ctrl_fd, cfg, files, rel, box, jail, worker):
 
     scratch, namespaced = box[0], box[1]
     sock = socket.socket(fileno=ctrl_fd)
-    last, started, finished = None, 0, {}
+    last, started = None, 0
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
@@ -97,7 +97,6 @@ def init(ctrl_fd, cfg, files, rel, box, jail, worker):
         if op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
             if started:
                 jail.reset(scratch, files)
-                finished.clear()
             pid = os.fork()
             if pid == 0:
                 sock.close()
@@ -107,7 +106,7 @@ def init(ctrl_fd, cfg, files, rel, box, jail, worker):
             last, started = pid, started + 1
             sock.send(b'{"ok": true}')
         elif op == "status" and last is not None:
-            sock.send(json.dumps({"status": _wait(last, finished)}).encode())
+            sock.send(json.dumps({"status": _wait(last)}).encode())
         else:
             for fd in fds:
                 os.close(fd)
@@ -149,8 +148,8 @@ def zygote(ctrl_fd):
 
     Requests arrive on a Unix socket with the sandbox's control socket attached
     (SCM_RIGHTS): {"op": "spawn", "folder": ..., "sandbox": {...}} answers
-    {"pid": n}; {"op": "wait", "pid": n} answers {"status": exit code or null};
-    {"op": "forget", "pid": n}: that status will not be asked for.
+    {"pid": n}. Sandboxes that have ended are reaped at the next request; nobody
+    asks for their status (a worker's own status comes from its sandbox's init).
     """
     import socket
 
@@ -164,7 +163,6 @@ def zygote(ctrl_fd):
     jail, worker = _sibling("jail"), _sibling("worker")
     jail.die_with_parent()  # the grading process that started us was killed (kill -9): so are we
     sock = socket.socket(fileno=ctrl_fd)
-    finished, forgotten = {}, set()
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
@@ -173,7 +171,7 @@ def zygote(ctrl_fd):
         if not msg:
             return
         req = json.loads(msg.decode("utf-8"))
-        _reap(finished, forgotten)
+        _reap()
         if req["op"] == "spawn":
             pid = os.fork()
             if pid == 0:
@@ -182,12 +180,6 @@ def zygote(ctrl_fd):
             for fd in fds:
                 os.close(fd)
             sock.send(json.dumps({"pid": pid}).encode())
-        elif req["op"] == "wait":
-            sock.send(json.dumps({"status": _wait(req["pid"], finished)}).encode())
-        elif req["op"] == "forget":  # reaped whenever it ends; its status is not kept
-            if finished.pop(req["pid"], None) is None:
-                forgotten.add(req["pid"])
-            sock.send(b'{"ok": true}')
 
 
 def _warm_up(np, sp):
@@ -207,38 +199,35 @@ def _warm_up(np, sp):
         sp.srepr(sp.Tuple(x, sp.Integer(0), sp.Float(0.5), x.evalf(15)))
 
 
-def _wait(pid, finished, seconds=2.0):
-    """The exit code of a worker that is ending (negative: killed by that signal)."""
+def _wait(pid, seconds=2.0):
+    """The exit code of a child that is ending (negative: killed by that signal); None if
+    it is not our child. One still running after ``seconds`` is killed."""
     import time
 
     deadline = time.monotonic() + seconds
-    while pid not in finished:
+    while True:
         try:
             done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             return None
         if done:
-            finished[pid] = os.waitstatus_to_exitcode(status)
-        elif time.monotonic() > deadline:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             deadline = float("inf")
         else:
             time.sleep(0.005)
-    return finished.pop(pid)
 
 
-def _reap(finished, forgotten):
+def _reap():
+    """Reap the children that have ended, without waiting."""
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
-        if pid in forgotten:  # a pid is not reused before it is reaped, so this is that worker
-            forgotten.discard(pid)
-        else:
-            finished[pid] = os.waitstatus_to_exitcode(status)
 
 
 def _sibling(name):

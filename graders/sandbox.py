@@ -247,9 +247,8 @@ class Worker:
             os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
         except (ProcessLookupError, PermissionError):
             pass
-        # Nobody needs its status: the zygote reaps it in the background, and the next
-        # student does not wait for the namespace to be torn down.
-        self.zygote.forget(pid)
+        # Not waited for: the zygote reaps it later, and the next student does not wait
+        # for the namespace to be torn down.
 
     close = kill
 

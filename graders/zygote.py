@@ -120,22 +120,6 @@ class Zygote:
                 theirs.close()
             return int(reply["pid"]), ours
 
-    def status(self, pid):
-        """Exit code of a worker that has ended (negative: the signal that killed it)."""
-        with self.lock:
-            try:
-                return self._ask({"op": "wait", "pid": pid}).get("status")
-            except ZygoteError:
-                return None
-
-    def forget(self, pid):
-        """Say that the status of worker ``pid`` will not be asked for (it was killed)."""
-        with self.lock:
-            try:
-                self._ask({"op": "forget", "pid": pid})
-            except ZygoteError:
-                pass
-
     def close(self):
         proc, self.proc = self.proc, None
         if self.sock is not None:
