@@ -86,9 +86,9 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
                 result.problem = outcome.message
             else:
                 for fn in checks:
-                    result.checks.append(_run(slug, fn, sub, ref, outcome.functions, path.name, replay))
+                    result.checks.append(grade_check(slug, fn, sub, ref, outcome.functions, path.name, replay))
     if result.problem:
-        result.checks = [_zero(slug, fn, f"not graded: {result.problem}") for fn in checks]
+        zero_all(result, checks)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -98,12 +98,19 @@ def import_timeout(call_timeout: float) -> float:
     return max(2 * call_timeout, 5.0)
 
 
+def zero_all(result: ExerciseResult, checks) -> ExerciseResult:
+    """Every one of ``checks`` at zero, saying why nothing was graded (``result.problem``)."""
+    result.checks = [_zero(result.exercise, fn, f"not graded: {result.problem}") for fn in checks]
+    return result
+
+
 def _zero(slug, fn, message, outcome="failed"):
     s = fn.spec
     return CheckResult(slug, s.name, 0.0, s.points, outcome, message, "hidden" if s.hidden else "public")
 
 
-def _run(slug, fn, sub, ref, functions, filename, replay=True) -> CheckResult:
+def grade_check(slug, fn, sub, ref, functions, filename, replay=True) -> CheckResult:
+    """One check's result: ``functions`` are those the file defines (named in ``filename``)."""
     s = fn.spec
     missing = [u for u in s.uses if u not in functions]
     if missing:

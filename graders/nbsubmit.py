@@ -178,13 +178,11 @@ def _extract_student(src: Path, student: Student) -> None:
 # ------------------------------------------------------------------ results for the batch
 def ungraded(slug: str, problem: str, missing: bool):
     """Every check of ``slug`` at zero because its notebook gave no answer to grade."""
-    from .engine import checks_of
-    from .results import CheckResult, ExerciseResult
+    from .engine import checks_of, zero_all
+    from .results import ExerciseResult
 
     result = ExerciseResult(slug, registry.get(slug).title, problem=problem, missing=missing)
-    result.checks = [CheckResult(slug, fn.spec.name, 0.0, fn.spec.points, "failed", f"not graded: {problem}",
-                                 "hidden" if fn.spec.hidden else "public") for fn in checks_of(slug)]
-    return result
+    return zero_all(result, checks_of(slug))
 
 
 def with_notes(result, notes):

@@ -133,11 +133,13 @@ def _checks(slug, namespace, hidden):
     if not isinstance(namespace, dict):
         print(f"{kind} checks: pass globals() as the second argument")
         return 0.0
-    result = grade_namespace(slug, namespace, hidden=hidden)
+    from .engine import checks_of  # heavy (Hypothesis, SymPy): only once a test cell runs
     from .report import render_text
 
+    result = grade_namespace(slug, namespace, hidden=hidden)
     print(render_text([result], totals=False).rstrip())
-    missing = sorted({u for fn in result.checks for u in _uses(slug, fn.name)} - set(namespace))
+    uses = {u for fn in checks_of(slug) if fn.spec.hidden == hidden for u in fn.spec.uses}
+    missing = sorted(uses - set(namespace))
     if missing:
         print(f"Not defined: {', '.join(missing)}. Run the answer cell first; if it stopped with an "
               f"error, what comes after the error was not defined.")
@@ -155,17 +157,11 @@ def grade_namespace(slug: str, namespace: dict, *, hidden: bool) -> ExerciseResu
     ref = engine.reference(slug) if hidden else None
     if hidden and ref is None:
         result.problem = "the reference solution is not installed here; hidden checks run when your instructor grades"
-        result.checks = [engine._zero(slug, fn, f"not graded: {result.problem}") for fn in checks]
+        engine.zero_all(result, checks)
     else:
         sub = InProcess(namespace)
         functions = sub.functions
         with _silenced():  # the checks themselves (Hypothesis, SymPy) must not print either
             for fn in checks:
-                result.checks.append(engine._run(slug, fn, sub, ref, functions, WHERE, replay=False))
+                result.checks.append(engine.grade_check(slug, fn, sub, ref, functions, WHERE, replay=False))
     return result
-
-
-def _uses(slug, name):
-    from .engine import checks_of
-
-    return next((fn.spec.uses for fn in checks_of(slug) if fn.spec.name == name), ())
