@@ -171,7 +171,7 @@ def _written(slug, root) -> tuple:
 
 def notebook(slug: str, root: Path = ROOT) -> str:
     """The source notebook of one exercise, as the JSON text written to disk."""
-    from .engine import checks_of
+    from .engine import points_of
 
     ex = registry.get(slug)
     stub, sol = (root / d / f"{slug}.py" for d in ("exercises", "solutions"))
@@ -179,9 +179,7 @@ def notebook(slug: str, root: Path = ROOT) -> str:
         doc, answer = answer_source(stub.read_text(encoding="utf-8"), sol.read_text(encoding="utf-8"), slug)
     except (OSError, SyntaxError) as exc:
         raise BuildError(f"{slug}: cannot read its stub and solution ({exc})") from None
-    checks = checks_of(slug)
-    public = sum(c.spec.points for c in checks if not c.spec.hidden)
-    hidden = sum(c.spec.points for c in checks if c.spec.hidden)
+    public, hidden = points_of(slug)
     written = _written(slug, root)
     extra = f", plus {written[2]:g} for the written answer, marked by hand" if written else ""
     cells = [

@@ -39,6 +39,13 @@ def checks_of(slug: str, hidden: bool = True) -> list:
     return found
 
 
+def points_of(slug: str) -> tuple:
+    """(public, hidden) points of an exercise: what each kind of check is worth."""
+    checks = checks_of(slug)
+    return (sum(c.spec.points for c in checks if not c.spec.hidden),
+            sum(c.spec.points for c in checks if c.spec.hidden))
+
+
 def _checks_in(name: str) -> list:
     module = importlib.import_module(name, __package__)
     found = [f for f in vars(module).values()
