@@ -132,8 +132,7 @@ def reset(scratch, files):
             continue
     os.chdir("/")
     _check(_libc.umount2(scratch.encode(), ctypes.c_int(MNT_DETACH)), f"umount {scratch}")
-    _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
-    _write_files(scratch, files)
+    _fresh_scratch(scratch, files)
     os.chdir(scratch)
     _check(_libc.unshare(ctypes.c_int(CLONE_NEWIPC)), "unshare")
 
@@ -191,13 +190,18 @@ def build_root(libraries, scratch, files, newroot="/tmp"):
     _mount("proc", newroot + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     box = newroot + scratch
     _makedirs(box)
-    _mount("tmpfs", box, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
-    _write_files(box, files)
+    _fresh_scratch(box, files)
     _mount(None, newroot, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chdir(newroot)
     _mount(newroot, "/", None, MS_MOVE)
     _check(_libc.chroot(b"."), "chroot")
     os.chdir(scratch)
+
+
+def _fresh_scratch(path, files):
+    """A new 64 MB tmpfs at ``path`` holding the student's ``files``."""
+    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
+    _write_files(path, files)
 
 
 def _write_files(scratch, files):
