@@ -53,7 +53,7 @@ def make_course(dest: Path) -> Path:
 
     course/source/ is committed and tests/test_course.py keeps it equal to a fresh build."""
     from graders import registry
-    from graders.release import copy_public
+    from graders.classroom.public import copy_public
 
     dest.mkdir(parents=True, exist_ok=True)
     real = ROOT / "course"
@@ -198,7 +198,7 @@ def main() -> int:
 
     nb_wall = nbgrader_autograde(course)
     print(f"\nnbgrader autograde: {n} notebooks in {nb_wall:.1f} s, {nb_wall / n:.3f} s per notebook")
-    from graders.batch import Options, run
+    from graders.classroom.grade import Options, run
 
     start = time.perf_counter()
     run(Options(course / "submitted", work / "graded", jobs=args.jobs, force=True, progress=False),

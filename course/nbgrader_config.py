@@ -5,7 +5,7 @@ from pathlib import Path
 # The public checks beside each assignment's notebooks are a build product (not committed):
 # without them released notebooks could not run their public checks.
 _unbuilt = [d.name for d in sorted((Path(__file__).parent / "source").glob("*/"))
-            if not (d / "attn_checks" / "notebook.py").is_file()]
+            if not (d / "attn_checks" / "grading" / "notebook.py").is_file()]
 if _unbuilt:
     raise SystemExit(f"source/{', source/'.join(_unbuilt)} lack(s) attn_checks/: run "
                      f"'attn-grade course build' first (it copies the public checks beside the notebooks)")

@@ -1,1 +1,16 @@
-"""Grading engine and one grader per exercise slug; the attn-grade command."""
+"""The graders of the self-attention exercises, and the ``attn-grade`` command.
+
+    registry.py        the exercises, in teaching order (the one list every tool reads)
+    <slug>.py          the public checks of each exercise
+    hidden/<slug>.py   its hidden checks (they compare with the reference solution)
+    kit/               what a grader is written with
+    grading/           grading one file, a notebook and a class
+    sandbox/           the boundary around student code
+    classroom/         the instructor's tooling: nbgrader, the release, the leak scan
+    cli.py             the attn-grade command
+
+Imports point one way: cli -> classroom -> grading -> kit -> sandbox. A
+per-exercise grader imports only kit/; a hidden grader imports kit/ and its
+public twin; sandbox/ imports nothing else of this package
+(tests/test_layout.py holds these rules).
+"""

@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .checks import (Fail, as_array, as_bool_array, call_text, check, diagnose, expect,
-                            expect_tuple, show)
-from .props import for_all
-from .strategies import floats, masks, permutations, qkv
+from .kit.checks import (Fail, as_array, as_bool_array, call_text, check, diagnose, expect,
+                         expect_tuple, show)
+from .kit.props import for_all
+from .kit.strategies import floats, masks, permutations, qkv
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade

@@ -12,9 +12,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from .checks import Fail, check, expect_tuple
-from .exact import time_limit, TimeUp, compare, to_expr
-from .wire import SympyText
+from .kit.checks import Fail, SympyText, check, expect_tuple
+from .kit.exact import time_limit, TimeUp, compare, to_expr
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
 SUB = ("₁", "₂")

@@ -5,10 +5,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .checks import Fail, as_array, call_text, check, expect, expect_tuple, show
-from .props import for_all
-from .sandbox import Raised
-from .strategies import permutations
+from .kit.checks import Fail, Raised, as_array, call_text, check, expect, expect_tuple, show
+from .kit.props import for_all
+from .kit.strategies import permutations
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)

@@ -19,8 +19,7 @@ import math
 
 import numpy as np
 
-from .checks import Fail, call_text, check, expect, expect_tuple, show
-from .wire import Rng
+from .kit.checks import Fail, Rng, call_text, check, expect, expect_tuple, show
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0

@@ -3,9 +3,9 @@
 import numpy as np
 from hypothesis import strategies as st
 
-from .checks import Fail, as_array, call_text, check, diagnose, expect, show
-from .props import for_all
-from .strategies import array_and_axis, arrays_any_rank
+from .kit.checks import Fail, as_array, call_text, check, diagnose, expect, show
+from .kit.props import for_all
+from .kit.strategies import array_and_axis, arrays_any_rank
 
 
 def _softmax(sub, z, axis):

@@ -11,9 +11,8 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .checks import Fail, check
-from .exact import time_limit, TimeUp, to_expr
-from .sandbox import StudentError
+from .kit.checks import Fail, StudentError, check
+from .kit.exact import time_limit, TimeUp, to_expr
 
 D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
 SYMBOLS = {"d_k": D}

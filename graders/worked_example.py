@@ -4,10 +4,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .checks import Fail, as_array, call_text, check, expect, show
-from .props import for_all
-from .sandbox import Raised
-from .strategies import floats
+from .kit.checks import Fail, Raised, as_array, call_text, check, expect, show
+from .kit.props import for_all
+from .kit.strategies import floats
 
 
 @st.composite

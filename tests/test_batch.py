@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.batch import Options, run
+from graders.grading.batch import Options, run
 from graders.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

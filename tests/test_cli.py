@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from graders.cli import main
-from graders.engine import ROOT
+from graders.grading.engine import ROOT
 
 
 def run(capsys, *argv):

@@ -18,9 +18,9 @@ import pytest
 
 from graders import registry
 from graders.cli import main
-from graders.course import BuildError, answer_source, differences, render
-from graders.engine import ROOT, checks_of, grade_file
-from graders.notebook import grade_namespace, hidden_checks, public_checks
+from graders.classroom.course import BuildError, answer_source, differences, render
+from graders.grading.engine import ROOT, checks_of, grade_file
+from graders.grading.notebook import grade_namespace, hidden_checks, public_checks
 
 COURSE = ROOT / "course"
 SLUGS = [e.slug for e in registry.EXERCISES]
@@ -71,8 +71,9 @@ def test_build_writes_the_course_and_check_reports_differences(tmp_path, capsys)
     for rel in render():
         assert (course / rel).read_bytes() == (COURSE / rel).read_bytes(), rel
     for a in registry.ASSIGNMENTS:  # the public package next to the notebooks, without hidden checks
-        assert (course / "source" / a / "attn_checks" / "notebook.py").is_file()
-        assert not (course / "source" / a / "attn_checks" / "hidden").exists()
+        assert (course / "source" / a / "attn_checks" / "grading" / "notebook.py").is_file()
+        for rel in ("hidden", "classroom", "grading/batch.py"):
+            assert not (course / "source" / a / "attn_checks" / rel).exists(), rel
     assert main(["course", "build", "--check", "--course", str(course)]) == 0
     target = course / "source" / "part3_attention" / "softmax.ipynb"
     target.write_text(target.read_text(encoding="utf-8").replace("softmax", "softmaks", 1), encoding="utf-8")
@@ -117,7 +118,7 @@ def test_notebook_cells_ids_and_points(slug):
     assert hidden["points"] == sum(c.spec.points for c in checks if c.spec.hidden)
     assert public["points"] + hidden["points"] == registry.get(slug).points
     assert _source(cells[f"{slug}-public"]) == (
-        f'from attn_checks.notebook import public_checks\npublic_checks("{slug}", globals())')
+        f'from attn_checks.grading.notebook import public_checks\npublic_checks("{slug}", globals())')
     hidden_src = _source(cells[f"{slug}-hidden"])
     assert re.search(r"### BEGIN HIDDEN TESTS\n.*hidden_checks\(\"%s\", globals\(\)\)\n### END HIDDEN TESTS" % slug,
                      hidden_src, re.S)

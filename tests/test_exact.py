@@ -4,9 +4,9 @@ forms compare equal while wrong ones, numbers and floats are told apart."""
 import sympy as sp
 import pytest
 
-from graders import exact
-from graders.exact import ParseError, compare, parse
-from graders.wire import Rejected, SympyText
+from graders.kit import exact
+from graders.kit.exact import ParseError, compare, parse
+from graders.sandbox.wire import Rejected, SympyText
 
 D_K = sp.Symbol("d_k", positive=True, integer=True)
 A1 = sp.exp(1 / sp.sqrt(2)) / (1 + sp.exp(1 / sp.sqrt(2)))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.engine import ROOT, checks_of, grade_file
+from graders.grading.engine import ROOT, checks_of, grade_file
 
 SLUGS = [e.slug for e in registry.EXERCISES]
 HERE = Path(__file__).parent

@@ -168,7 +168,7 @@ def run_batch(cfg) -> dict:
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         return {"error": "cannot become a child subreaper", "seconds": 0.0, "leftover": []}
-    from graders import batch
+    from graders.grading import batch
 
     start = time.monotonic()
     error = None

@@ -20,9 +20,9 @@ import pytest
 pytest.importorskip("nbgrader")
 
 from graders import registry  # noqa: E402
-from graders.batch import Options, run  # noqa: E402
+from graders.classroom.grade import Options, run  # noqa: E402
 from graders.cli import main  # noqa: E402
-from graders.nbsubmit import NotebookProblem, answer_source, neutralise_magics  # noqa: E402
+from graders.classroom.nbsubmit import NotebookProblem, answer_source, neutralise_magics  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

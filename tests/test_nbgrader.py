@@ -1,7 +1,7 @@
 """Real nbgrader, end to end, on a fresh build of the course in a temporary folder.
 
 generate_assignment (every assignment) -> the release holds no answer
-(graders.leaks) -> submitted/ for three students -> autograde -> the expected
+(graders.classroom.leaks) -> submitted/ for three students -> autograde -> the expected
 scores -> generate_feedback -> export. Each step is the real ``nbgrader``
 command, run with this interpreter; the notebooks run in a real ipykernel
 kernel of this interpreter (a kernelspec written for the test), so the hidden
@@ -38,8 +38,8 @@ import pytest
 pytest.importorskip("nbgrader")
 
 from graders import registry  # noqa: E402
-from graders.course import build  # noqa: E402
-from graders.engine import ROOT, grade_file  # noqa: E402
+from graders.classroom.course import build  # noqa: E402
+from graders.grading.engine import ROOT, grade_file  # noqa: E402
 
 PART = "part1_scores"
 MUTANT = {"hand_scores": "no_scaling", "variance_proof": "not_scaled"}
@@ -113,11 +113,11 @@ def graded(tmp_path_factory):
 
 
 def test_release_holds_no_answer(graded):
-    from graders.leaks import find_leaks
+    from graders.classroom.leaks import find_leaks
 
     course, _, _ = graded
     for assignment in registry.ASSIGNMENTS:
-        assert (course / "release" / assignment / "attn_checks" / "notebook.py").is_file()
+        assert (course / "release" / assignment / "attn_checks" / "grading" / "notebook.py").is_file()
     assert find_leaks(course / "release") == []
     assert find_leaks(course / "source"), "the scan must see the answers in the source notebooks"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.engine import ROOT, grade_file
+from graders.grading.engine import ROOT, grade_file
 
 HERE = Path(__file__).parent
 
@@ -42,8 +42,8 @@ def test_examples_do_not_depend_on_which_modules_are_loaded(tmp_path):
 
     from hypothesis import given, settings
 
-    from graders.props import GRADING
-    from graders.strategies import qkv
+    from graders.kit.props import GRADING
+    from graders.kit.strategies import qkv
 
     def draws():
         seen = []

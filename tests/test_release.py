@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from graders import leaks, registry
+from graders import registry
+from graders.classroom import leaks, needles as needle_kinds
 from graders.cli import main
-from graders.engine import checks_of, reference
-from graders.release import copy_public
+from graders.grading.engine import checks_of, reference
+from graders.classroom.public import copy_public
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_POINTS = sum(c.spec.points for e in registry.EXERCISES for c in checks_of(e.slug, hidden=False))
@@ -29,7 +30,7 @@ def bundle(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def needles():
-    return leaks.all_needles()
+    return needle_kinds.all_needles()
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def test_bundle_holds_stubs_lessons_public_graders_readme(bundle):
     lessons = sorted(p.name for p in (ROOT / "course" / "lessons").glob("*.ipynb"))
     assert lessons and sorted(p.name for p in (bundle / "course" / "lessons").glob("*.ipynb")) == lessons
     assert (bundle / "course" / "lessons" / "README.md").is_file()
-    for name in ("cli.py", "engine.py", "registry.py", "worker.py", "sandbox.py"):
+    for name in ("cli.py", "grading/engine.py", "registry.py", "sandbox/worker.py", "sandbox/submission.py"):
         assert (bundle / "graders" / name).is_file()
     readme = (bundle / "README.md").read_text()
     assert "attn-grade check" in readme and "hidden checks" in readme and "pip install" in readme
@@ -75,7 +76,8 @@ def test_bundle_holds_stubs_lessons_public_graders_readme(bundle):
 
 
 def test_bundle_leaves_out_solutions_hidden_checks_tests_and_course_sources(bundle):
-    for path in ("solutions", "graders/hidden", "tests", "bench", "demo", "course/source"):
+    for path in ("solutions", "graders/hidden", "graders/classroom", "graders/grading/batch.py", "tests", "bench",
+                 "demo", "course/source"):
         assert not (bundle / path).exists(), path
     assert not list(bundle.rglob("__pycache__"))
     assert not [p for p in bundle.rglob("*") if "solution" in p.name.lower()]
@@ -101,9 +103,12 @@ def test_check_in_the_bundle_gives_the_reference_full_public_marks(copy):
 
 def test_copy_public_under_another_name_imports_and_has_public_checks_only(tmp_path):
     target = copy_public(tmp_path, "attn_checks")
-    assert target == tmp_path / "attn_checks" and not (target / "hidden").exists()
+    assert target == tmp_path / "attn_checks"
+    for rel in ("hidden", "classroom", "grading/batch.py"):
+        assert not (target / rel).exists(), rel
+    assert (target / "grading" / "notebook.py").is_file() and (target / "kit" / "props.py").is_file()
     paths = [str(tmp_path), *dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))]
-    code = ("import attn_checks.engine as e; "
+    code = ("import attn_checks.grading.engine as e; "
             "print(len(e.checks_of('softmax')), sum(c.spec.hidden for c in e.checks_of('softmax')))")
     done = subprocess.run([sys.executable, "-S", "-c", code], env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
                           capture_output=True, text=True, timeout=60)
@@ -197,6 +202,18 @@ def test_the_hidden_checks_folder_copied_in_is_found(copy, needles):
         assert any(f.startswith(f"graders/hidden/{e.slug}.py line") for f in found), e.slug
 
 
+@pytest.mark.parametrize("rel", ["hidden", "classroom", "grading/batch.py"])
+def test_an_instructor_only_module_copied_in_is_found(copy, rel):
+    """The bundle holds what `check` needs, never the hidden checks, the classroom or the batch grader."""
+    source, target = ROOT / "graders" / rel, copy / "graders" / rel
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        shutil.copy(source, target)
+    assert leaks.find_leaks(copy, []) == [
+        f"graders/{rel}: instructor-only, never in what students get (graders/classroom/public.py)"]
+
+
 def test_a_model_answer_line_is_found(copy, tmp_path, monkeypatch):
     """solutions/*.md: a distinctive line is found, a line of the task statement is not."""
     solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
@@ -205,9 +222,9 @@ def test_a_model_answer_line_is_found(copy, tmp_path, monkeypatch):
     (exercises / "proof.md").write_text(f"# Task\n{task}\n")
     (solutions / "proof.md").write_text(f"# Model answer\n{task}\n"
                                         "The d_k products are independent, so their variances add up.\n")
-    monkeypatch.setattr(leaks, "SOLUTIONS", solutions)
-    monkeypatch.setattr(leaks, "EXERCISES", exercises)
-    needles = leaks.model_answer_needles()
+    monkeypatch.setattr(needle_kinds, "SOLUTIONS", solutions)
+    monkeypatch.setattr(needle_kinds, "EXERCISES", exercises)
+    needles = needle_kinds.model_answer_needles()
     assert [n.shown for n in needles] == ["The d_k products are independent, so their variances add up."]
     (copy / "exercises" / "proof.md").write_text(f"{task}\nThe d_k products are independent, so their "
                                                  "variances add up.\n")

@@ -8,8 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from graders import wire
-from graders.sandbox import Crashed, Missing, Raised, Submission, Timeout
+from graders.sandbox import wire
+from graders.sandbox.errors import Crashed, Missing, Raised, Timeout
+from graders.sandbox.submission import Submission
 
 
 def student(tmp_path, source, name="softmax.py"):

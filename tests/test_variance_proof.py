@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 from sympy.stats import E, Normal, variance
 
-from graders.engine import reference
+from graders.grading.engine import reference
 
 ref = reference("variance_proof")
 SIZES = (1, 2)

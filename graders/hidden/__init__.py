@@ -1,3 +1,6 @@
-"""Hidden checks, one module per exercise slug: they compare with the reference
-solution, so they run only where solutions/ is, and are never shipped to students
-(graders/release.py leaves this folder out)."""
+"""Hidden checks, one module per exercise slug.
+
+They compare with the reference solution, so they run only where solutions/
+is, and are never shipped to students (graders/classroom/public.py leaves
+this folder out). Each imports kit/ and its public twin, graders/<slug>.py.
+"""

@@ -3,8 +3,8 @@
 import numpy as np
 
 from ..attention import ALL, TOL, TRI3, _attend, _for_all, masked_case
-from ..checks import Fail, check, diagnose, expect_array_close, show
-from ..strategies import qkv
+from ..kit.checks import Fail, check, diagnose, expect_array_close, show
+from ..kit.strategies import qkv
 
 
 def _softmax_rows(s, axis=-1):

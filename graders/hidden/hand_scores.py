@@ -2,8 +2,8 @@
 
 import sympy as sp
 
-from ..checks import Fail, check
-from ..exact import compare, to_expr
+from ..kit.checks import Fail, check
+from ..kit.exact import compare, to_expr
 from ..hand_scores import LETTER, SUB, _hint, _pair, _softmax
 
 SCORE_MISTAKES = (

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from ..checks import Fail, call_text, check, diagnose, expect_array_close, show
+from ..kit.checks import Fail, call_text, check, diagnose, expect_array_close, show
 from ..multi_head import CROSS, MHA, TOL, _cross, _fixed, _kw, _mha, cross_cases, mha_cases
-from ..props import for_all
+from ..kit.props import for_all
 
 
 def _att(q, k, v, mask, scale, use_mask=True, fill=-np.inf, axis=-1):

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ..checks import Fail, check, show
+from ..kit.checks import Fail, check, show
 from ..saturation import TOP_TRIALS, TOP_Z, VAR_TRIALS, _top, _var_tol, _variances
 
 # Trials per d_k for the figures: the cost of a trial grows with d_k, and the figures at

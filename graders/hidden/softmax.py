@@ -1,9 +1,9 @@
 """Hidden checks for softmax: they compare with the reference solution and are never shipped."""
 
-from ..checks import Fail, call_text, check, expect_array_close, show
-from ..props import for_all
+from ..kit.checks import Fail, call_text, check, expect_array_close, show
+from ..kit.props import for_all
 from ..softmax import _softmax
-from ..strategies import array_and_axis
+from ..kit.strategies import array_and_axis
 
 TOL = 1e-9
 

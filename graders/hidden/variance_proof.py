@@ -2,9 +2,8 @@
 
 import sympy as sp
 
-from ..checks import Fail, check
-from ..exact import compare, to_expr
-from ..sandbox import StudentError
+from ..kit.checks import Fail, StudentError, check
+from ..kit.exact import compare, to_expr
 from ..variance_proof import SYMBOLS, D, _same
 
 

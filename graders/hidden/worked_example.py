@@ -3,8 +3,8 @@
 from hypothesis import strategies as st
 import numpy as np
 
-from ..checks import Fail, call_text, check, diagnose, expect, show
-from ..props import for_all
+from ..kit.checks import Fail, call_text, check, diagnose, expect, show
+from ..kit.props import for_all
 from ..worked_example import _percent, _scaled, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).

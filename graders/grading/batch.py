@@ -1,17 +1,18 @@
-"""Grade a folder of submissions: ``attn-grade grade SUBMISSIONS --out OUT``.
+"""Grade a class: ``run(Options(SUBMISSIONS, OUT))``, the work of ``attn-grade grade``.
 
-SUBMISSIONS holds one folder per student with any subset of the exercise
-files (``<slug>.py``), or is nbgrader's submitted/ folder
-(``<student>/<assignment>/<slug>.ipynb``, detected by itself): then the answer
-cells are extracted to OUT/.sources/<student>/<slug>.py first
-(graders/nbsubmit.py) and graded the same way. For each student this writes OUT/<student>/results.json
-(Gradescope's shape, an ``exercise`` key on every test) and at the end
-OUT/gradebook.csv. Both are written atomically; students whose results.json
-already exists are kept (resume after an interruption) unless ``force``.
+How SUBMISSIONS is laid out is a ``Layout``. ``FOLDERS``, the default, is one
+folder per student with any subset of the exercise files (``<slug>.py``);
+nbgrader's submitted/ folder is another (graders/classroom/nbsubmit.py), which
+extracts the answer cells to OUT/.sources/<student>/<slug>.py first. For each
+student this writes OUT/<student>/results.json (Gradescope's shape, an
+``exercise`` key on every test) and at the end OUT/gradebook.csv. Both are
+written atomically; students whose results.json already exists are kept
+(resume after an interruption) unless ``force``.
 
 Grading runs in ``jobs`` processes. Each grades a student's files in one
-sandboxed worker (graders/sandbox.py, graders/jail.py) whose scratch folder is
-SUBMISSIONS itself (or OUT/.sources), so the other students' files are not there.
+sandboxed worker (graders/sandbox/) whose scratch folder is the layout's jail
+root (SUBMISSIONS itself, or OUT/.sources), so the other students' files are
+not there.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ import time
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Callable
 
-from . import nbsubmit, registry
+from .. import registry
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def _already_graded(path: Path) -> bool:
 
 # ------------------------------------------------------------------ in a job process
 def _job_init():
-    from .jail import PR_SET_PDEATHSIG, _libc
+    from ..sandbox.jail import PR_SET_PDEATHSIG, _libc
 
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -94,13 +96,13 @@ def _job_init():
 def grade_student(task):
     """Grade one student's folder; return (name, results.json text, facts for the summary).
 
-    ``problems``: slug -> (message, missing) for notebooks without an answer to
-    grade; ``notes``: slug -> notes for the feedback (both from graders/nbsubmit.py).
+    ``problems``: slug -> (message, missing) for exercises handed in without an
+    answer to grade; ``notes``: slug -> notes for the feedback (both from the Layout).
     """
-    from .engine import grade_file, import_timeout
+    from ..sandbox.handle import Worker
+    from ..sandbox.zygote import Jail, Limits
+    from .engine import grade_file, import_timeout, ungraded, with_notes
     from .results import to_gradescope
-    from .sandbox import Worker
-    from .zygote import Jail, Limits
 
     name, folder, submissions, timeout, memory_mb, problems, notes = task
     start = time.perf_counter()
@@ -109,10 +111,10 @@ def grade_student(task):
     with Worker(folder, jail=jail, import_timeout=import_timeout(timeout)) as worker:
         for ex in registry.EXERCISES:
             if ex.slug in problems:
-                results.append(nbsubmit.ungraded(ex.slug, *problems[ex.slug]))
+                results.append(ungraded(ex.slug, *problems[ex.slug]))
                 continue
             result = grade_file(ex.slug, Path(folder) / f"{ex.slug}.py", call_timeout=timeout, worker=worker)
-            results.append(nbsubmit.with_notes(result, notes.get(ex.slug, ())))
+            results.append(with_notes(result, notes.get(ex.slug, ())))
         sandbox = dict(worker.sandbox)
     data = to_gradescope(results)
     facts = {
@@ -151,28 +153,30 @@ def _remove_torn_files(out: Path) -> None:
                 path.unlink(missing_ok=True)
 
 
-SOURCES = ".sources"  # OUT/.sources/<student>/<slug>.py: answer cells taken from notebooks
+SOURCES = ".sources"  # OUT/.sources/<student>/<slug>.py: sources a layout took from what was handed in
 
 
-def read_layout(opts: Options):
-    """(layout name, students as (name, folder, problems, notes), jail root, skipped lines)."""
-    if nbsubmit.detect(opts.submissions):
-        found, skipped = nbsubmit.extract(opts.submissions, opts.out / SOURCES)
-        students = [(s.name, s.folder, s.problems, s.notes) for s in found]
-        return "nbgrader", students, opts.out / SOURCES, skipped
+@dataclass(frozen=True)
+class Layout:
+    """How SUBMISSIONS is laid out, and how to read it."""
+
+    name: str  # "folders", "nbgrader", ...
+    description: str  # for the summary: what was read, and how
+    read: Callable  # read(opts) -> (students as (name, folder, problems, notes), jail root, skipped lines)
+
+
+def _read_folders(opts: Options):
     found, skipped = discover(opts.submissions)
-    return "folders", [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
+    return [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
 
 
-LAYOUTS = {"folders": "one folder of <slug>.py files per student",
-           "nbgrader": "nbgrader's submitted/<student>/<assignment>/<slug>.ipynb; only the answer cells "
-                       "(grade id <slug>-answer) were taken, copied to OUT/.sources/, never executed"}
+FOLDERS = Layout("folders", "one folder of <slug>.py files per student", _read_folders)
 
 
-def run(opts: Options, say=print) -> dict:
+def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     """Grade everything; return facts about each student graded in this run."""
     _remove_torn_files(opts.out)
-    layout, found, root, skipped = read_layout(opts)
+    found, root, skipped = layout.read(opts)
     students = [(n, f) for n, f, _, _ in found]
     for line in skipped:
         say(f"skipped {line}")
@@ -205,9 +209,9 @@ def _progress(total, enabled):
                 dynamic_ncols=True)
 
 
-def summary(out: Path, students, facts, layout: str = "folders") -> str:
+def summary(out: Path, students, facts, layout: Layout = FOLDERS) -> str:
     lines = [f"Graded {len(students)} student(s); results in {out}/<student>/results.json, "
-             f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {LAYOUTS[layout]}"]
+             f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout.description}"]
     if not students:
         return "\n".join(lines)
     rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))

@@ -1,10 +1,9 @@
 """What a student gets without Jupyter: ``attn-grade release OUT``.
 
-The bundle holds the stubs, the lessons, the public package (graders/ without
-graders/hidden/), a pyproject.toml that installs ``attn-grade`` and a short
-README; never the solutions, the hidden checks, the tests or the course
-sources. ``copy_public`` also ships the public checks next to the nbgrader
-notebooks (``attn-grade course build``).
+The bundle holds the stubs, the lessons, the public package (graders/ as
+public.py defines it: no hidden checks, no instructor's tooling), a
+pyproject.toml that installs ``attn-grade`` and a short README; never the
+solutions, the hidden checks, the tests or the course sources.
 """
 
 from __future__ import annotations
@@ -14,28 +13,10 @@ import re
 import shutil
 from pathlib import Path
 
-from . import registry
+from .. import registry
+from .public import CACHES, copy_public
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
-_CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
-
-
-def copy_public(dest: Path, package: str = "graders") -> Path:
-    """Copy the public package to dest/<package>/ (no hidden/, no __pycache__); return that path."""
-    target = Path(dest) / package
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(PACKAGE, target, ignore=_ignore_hidden)
-    return target
-
-
-def _ignore_hidden(folder: str, names: list[str]) -> set[str]:
-    """Skip caches everywhere and the hidden checks at the package's top level."""
-    skipped = set(_CACHES(folder, names))
-    if Path(folder).resolve() == PACKAGE and "hidden" in names:
-        skipped.add("hidden")
-    return skipped
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------ the CLI
@@ -45,7 +26,7 @@ def register(subparsers) -> None:
         description="Write into OUT what a student needs without Jupyter: exercises/ (the stubs), "
                     "course/lessons/, the public checks as graders/, a pyproject.toml that installs "
                     "'attn-grade' and a README. Never the solutions, hidden checks or tests. "
-                    "The bundle is then scanned for leaked answers (graders/leaks.py); "
+                    "The bundle is then scanned for leaked answers (graders/classroom/leaks.py); "
                     "exit status 1 if any is found.",
         epilog="example:\n  attn-grade release student-bundle/ && cd student-bundle && pip install .")
     rel.add_argument("out", type=Path, metavar="OUT", help="folder to write (created if missing)")
@@ -113,7 +94,7 @@ def _write_bundle(dest: Path) -> None:
     for path in sorted((ROOT / "exercises").iterdir()):
         if path.is_file() and path.suffix in (".py", ".md"):
             shutil.copy2(path, dest / "exercises" / path.name)
-    shutil.copytree(ROOT / "course" / "lessons", dest / "course" / "lessons", ignore=_CACHES)
+    shutil.copytree(ROOT / "course" / "lessons", dest / "course" / "lessons", ignore=CACHES)
     copy_public(dest, "graders")
     (dest / "pyproject.toml").write_text(_pyproject(), encoding="utf-8")
     (dest / "README.md").write_text(_readme(), encoding="utf-8")
@@ -155,13 +136,13 @@ lessons = ["notebook>=7", "matplotlib>=3.7"]
 [project.scripts]
 attn-grade = "graders.cli:run"
 
-[tool.setuptools]
-packages = ["graders"]
+[tool.setuptools.packages.find]
+include = ["graders", "graders.*"]
 """
 
 
 def _readme() -> str:
-    from .engine import points_of
+    from ..grading.engine import points_of
 
     rows = []
     for i, e in enumerate(registry.EXERCISES, 1):

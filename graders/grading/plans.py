@@ -25,18 +25,14 @@ other way round; the grade is still deterministic.
 
 from __future__ import annotations
 
-import contextvars
 import copy
 from dataclasses import dataclass, field
 
-from . import worker as wirefmt
-from .sandbox import StudentError, interpret, request
-
-_MODE = contextvars.ContextVar("attn_plan_mode", default=None)
-
-
-class NeedLive(Exception):
-    """A replayed property failed: run the check live to shrink the counterexample."""
+from ..kit.mode import Mode, active
+from ..kit.text import call_text
+from ..sandbox import worker as wirefmt
+from ..sandbox.errors import StudentError
+from ..sandbox.submission import interpret, request
 
 
 @dataclass
@@ -58,7 +54,7 @@ class Recording:
         req = request(func, args, kwargs)
         self.plan.calls.append(req)
         answer = wirefmt.call(self.ref, "<reference>", copy.deepcopy(req))
-        return interpret("the reference", func, args, kwargs, answer)
+        return interpret("the reference", func, args, kwargs, answer, call_text)
 
 
 class Replay:
@@ -82,34 +78,14 @@ class Replay:
         return self.sub.call_full(func, *args, **kwargs)
 
 
-class Mode:
-    """What ``for_all`` does with its inputs in the current check."""
-
-    def __init__(self, plan: Plan, recording: bool):
-        self.plan, self.recording = plan, recording
-        self.seen = {}
-
-    def site_examples(self, where):
-        """The recorded inputs of the n-th ``for_all`` at source location ``where`` in this check."""
-        n = self.seen[where] = self.seen.get(where, -1) + 1
-        site = (*where, n)
-        return self.plan.examples.setdefault(site, []) if self.recording else self.plan.examples.get(site)
-
-
-def current_mode():
-    return _MODE.get()
-
-
 def run_recorded(fn, ref):
     """Record ``fn`` against the reference; return its Plan, or None if it did not pass."""
     rec = Recording(ref)
-    token = _MODE.set(Mode(rec.plan, recording=True))
-    try:
-        fn(rec, ref)
-    except Exception:  # noqa: BLE001 - a check that fails on the reference is simply run live
-        return None
-    finally:
-        _MODE.reset(token)
+    with active(Mode(rec.plan.examples, recording=True)):
+        try:
+            fn(rec, ref)
+        except Exception:  # noqa: BLE001 - a check that fails on the reference is simply run live
+            return None
     return rec.plan
 
 
@@ -127,14 +103,12 @@ def run_check(fn, sub, ref, plan: Plan | None):
         except StudentError:
             answers = None  # the batch hung or ended the worker: single calls will say which call
     if answers is not None:
-        token = _MODE.set(Mode(plan, recording=False))
-        try:
-            fn(Replay(sub, plan, answers), ref)
-            return
-        except Exception:  # noqa: BLE001 - anything but a pass (NeedLive included) is graded live
-            pass
-        finally:
-            _MODE.reset(token)
+        with active(Mode(plan.examples, recording=False)):
+            try:
+                fn(Replay(sub, plan, answers), ref)
+                return
+            except Exception:  # noqa: BLE001 - anything but a pass (NeedLive included) is graded live
+                pass
     fn(Replay(sub, plan, answers) if answers is not None else sub, ref)
 
 

@@ -1,6 +1,6 @@
 """The checks, run inside a Jupyter notebook: what the nbgrader test cells call.
 
-    from attn_checks.notebook import public_checks
+    from attn_checks.grading.notebook import public_checks
     public_checks("softmax", globals())
 
 nbgrader runs a student's code and the test cells in one kernel, so here the
@@ -26,10 +26,11 @@ import sys
 import tempfile
 import warnings
 
-from . import registry
-from . import worker as wirefmt
+from .. import registry
+from ..kit.text import call_text
+from ..sandbox import worker as wirefmt
+from ..sandbox.submission import interpret, request
 from .results import ExerciseResult
-from .sandbox import interpret, request
 
 WHERE = "your answer cell"
 
@@ -58,7 +59,7 @@ class InProcess:
         return [self._answer(req) for req in requests]
 
     def interpret(self, func, args, kwargs, msg):
-        return interpret(WHERE, func, args, kwargs, msg)
+        return interpret(WHERE, func, args, kwargs, msg, call_text)
 
     def _answer(self, req):
         """The worker's raw answer to one request (it decodes, reseeds, calls, encodes)."""

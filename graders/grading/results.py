@@ -74,7 +74,7 @@ def to_gradescope(results, *, include_timing: bool = False) -> dict:
 
 def from_gradescope(data: dict) -> list:
     """ExerciseResults back from a results.json written by ``to_gradescope``."""
-    from . import registry
+    from .. import registry
 
     by = {}
     for t in data["tests"]:

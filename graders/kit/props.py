@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 
 import copy
 
+from ..sandbox.errors import Crashed, Missing, Raised, Timeout
 from .checks import Fail
-from .plans import NeedLive, current_mode
-from .sandbox import Crashed, Missing, Raised, Timeout
+from .mode import NeedLive, current_mode
 
 def _no_local_constants():
     """Hypothesis mixes numbers found in the source of every "local" module loaded in this

@@ -6,7 +6,7 @@ a pass. Here the notebook is never executed: it is read as JSON, the source of
 the one cell whose nbgrader grade id is ``<slug>-answer`` (the only graded
 answer, as the notebook tells students) is written to
 ``<work>/<student>/<slug>.py``, and the usual sandboxed batch grades that
-folder. Other cells (the student's experiments, any top-level statement) are
+folder (``LAYOUT``, the batch's Layout for nbgrader's submitted/ folder). Other cells (the student's experiments, any top-level statement) are
 never run.
 
 IPython lines: a ``%magic`` or ``!shell`` line is not Python, so when the answer
@@ -23,7 +23,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import registry
+from .. import registry
+from ..grading.batch import SOURCES, Layout, write_atomic
 
 MAGIC_NOTE = "IPython line not run by the grader"
 
@@ -125,8 +126,6 @@ def neutralise_magics(source: str):
 
 
 def _write(path: Path, text: str) -> None:
-    from .batch import write_atomic
-
     if not path.is_file() or path.read_text(encoding="utf-8", errors="replace") != text:
         write_atomic(path, text)
 
@@ -175,21 +174,13 @@ def _extract_student(src: Path, student: Student) -> None:
             stale.unlink()
 
 
-# ------------------------------------------------------------------ results for the batch
-def ungraded(slug: str, problem: str, missing: bool):
-    """Every check of ``slug`` at zero because its notebook gave no answer to grade."""
-    from .engine import checks_of, zero_all
-    from .results import ExerciseResult
-
-    result = ExerciseResult(slug, registry.get(slug).title, problem=problem, missing=missing)
-    return zero_all(result, checks_of(slug))
+# ------------------------------------------------------------------ the batch's layout
+def _read(opts):
+    """The batch's view of nbgrader's layout: answer cells extracted to OUT/.sources/."""
+    found, skipped = extract(opts.submissions, opts.out / SOURCES)
+    students = [(s.name, s.folder, s.problems, s.notes) for s in found]
+    return students, opts.out / SOURCES, skipped
 
 
-def with_notes(result, notes):
-    """Notes on how a notebook was read, as a check worth nothing, so every report shows them."""
-    from .results import CheckResult
-
-    for note in notes:
-        result.checks.append(CheckResult(result.exercise, "notebook: how the answer cell was read", 0.0, 0.0,
-                                         "passed", note, "public"))
-    return result
+LAYOUT = Layout("nbgrader", "nbgrader's submitted/<student>/<assignment>/<slug>.ipynb; only the answer cells "
+                            "(grade id <slug>-answer) were taken, copied to OUT/.sources/, never executed", _read)

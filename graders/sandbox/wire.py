@@ -1,9 +1,9 @@
 """Parent-side decoding of the worker's answers into plain, validated values.
 
-The worker (graders/worker.py) sends JSON with a few tagged forms. Here every
+The worker (worker.py) sends JSON with a few tagged forms. Here every
 answer becomes one of: None, bool, int, float, str, tuple, list, a plain
 ``numpy.ndarray`` with a numeric dtype, a :class:`SympyText` (the srepr text of
-a SymPy object, parsed later by the whitelisting parser in graders/exact.py),
+a SymPy object, parsed later by the whitelisting parser in graders/kit/parse.py),
 or a :class:`Rejected` that says why the value cannot be graded. Nothing here
 evaluates student text.
 """

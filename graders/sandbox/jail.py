@@ -1,6 +1,6 @@
 """Confine the current process before it runs a student's code (Linux).
 
-Loaded by graders/factory.py by path; standard library only. ``enter`` is
+Loaded by factory.py by path; standard library only. ``enter`` is
 called once per student in a freshly forked child and builds the sandbox;
 ``become_student`` is called in each process that then runs one of the
 student's files, and ``reset`` cleans the sandbox between two such processes.

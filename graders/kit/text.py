@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .wire import Rejected, SympyText
+from ..sandbox.wire import Rejected, SympyText
 
 
 THRESHOLD = 60  # arrays with more elements are summarised

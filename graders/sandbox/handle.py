@@ -1,14 +1,11 @@
-"""Run one student file in a confined worker process and call its functions.
+"""The parent's handle on one student's sandbox: ``Worker``.
 
-``Submission`` gets a worker from its student's sandbox (``Worker``): the
-zygote (graders/zygote.py), a clean process that has never loaded grader or
-solution code, forks the sandbox (graders/jail.py), whose init forks a fresh,
-confined process per exercise file that imports the student's file. The
-parent talks to it over two private pipes, drains its stdout and stderr
-without parsing them, and on a timeout kills the sandbox (which ends every
-process it started). Student code
-never runs in this process; every answer is decoded and validated by
-graders/wire.py.
+The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, factory.py);
+its init forks a fresh, confined process per exercise file. The parent talks
+to that process over two private pipes with the framing of worker.py, drains
+its stdout and stderr without parsing them, bounds the size and shape of every
+answer before reading it, and on a timeout kills the whole sandbox (which ends
+every process it started).
 """
 
 from __future__ import annotations
@@ -21,12 +18,10 @@ import socket
 import struct
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import wire
 from . import worker as protocol
-from .text import call_text
+from .errors import Crashed, Timeout
 from .zygote import Jail, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
@@ -35,57 +30,6 @@ MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
 # "[[],[],...]" of 40 MB would cost the grader ~2 GB and ~20 s to read, outside any timeout.
 MAX_TOKENS = 100_000
 OUTPUT_KEEP = 8 << 10  # bytes of the student's own printing we keep for messages
-
-
-class StudentError(Exception):
-    """Something about the student's code that prevents an answer; message in words."""
-
-
-class Raised(StudentError):
-    def __init__(self, func, info, call=None):
-        self.func, self.info = func, info
-        func = call or f"{func}()"
-        self.type_name = str(info.get("type", "Exception"))
-        mro = info.get("mro")
-        self.mro = [str(n) for n in mro] if isinstance(mro, list) else []  # the worker's word: any JSON
-        where = f" ({info['where']})" if info.get("where") else ""
-        msg = str(info.get("message", ""))
-        super().__init__(f"{func} raised {self.type_name}{': ' + msg if msg else ''}{where}")
-
-    def is_a(self, name):
-        return name in self.mro
-
-    @property
-    def not_written(self):
-        return self.is_a("NotImplementedError")
-
-    def __str__(self):
-        if self.not_written:
-            return f"{self.func}() raised NotImplementedError: not written yet"
-        return super().__str__()
-
-
-class Missing(StudentError):
-    pass
-
-
-class Timeout(StudentError):
-    pass
-
-
-class Crashed(StudentError):
-    pass
-
-
-@dataclass
-class Outcome:
-    """How the import went."""
-
-    ready: bool
-    message: str = ""
-    functions: list = field(default_factory=list)
-    measures: list = field(default_factory=list)  # how the worker was confined, in words
-    missing: list = field(default_factory=list)  # protections the system could not give
 
 
 class _Drain(threading.Thread):
@@ -264,7 +208,7 @@ class Worker:
 
     def _send(self, obj, doing):
         try:
-            protocol.send(self._req, obj)  # the framing both sides share (graders/worker.py)
+            protocol.send(self._req, obj)  # the framing both sides share (worker.py)
         except OSError:
             self.kill()
             raise Crashed(f"the worker had stopped before {doing}") from None
@@ -304,149 +248,6 @@ class Worker:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
-class Submission:
-    """One exercise file of a student, loaded in a Worker; what graders call.
-
-    ``call(name, *args)`` returns the decoded answer or raises a StudentError.
-    After the worker hangs or ends, the next call starts a fresh one (a fresh
-    import), up to ``max_restarts`` times; after ``max_timeouts`` hangs the
-    remaining calls fail at once, so one endless loop cannot stall a batch.
-    """
-
-    def __init__(self, path, *, worker: Worker | None = None, call_timeout=10.0, import_timeout=30.0,
-                 max_restarts=3, max_timeouts=2, jail=None, zygote=None):
-        self.path = Path(path).resolve()
-        self.own_worker = worker is None
-        self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
-        self.call_timeout, self.import_timeout = call_timeout, import_timeout
-        self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
-        self.outcome = None
-        self._loaded_in = None  # the worker generation our file is imported in
-
-    # ------------------------------------------------------------ lifecycle
-    def start(self) -> Outcome:
-        """Import the file in the worker; the outcome says whether that worked and why not."""
-        try:
-            answer = self._load()
-        except StudentError as exc:
-            self.outcome = Outcome(False, str(exc), **self._box())
-            return self.outcome
-        if not isinstance(answer.get("ready"), bool) or not isinstance(answer.get("functions", []), list):
-            # a list is checked too: code that replaced the worker's send() could make it 5,
-            # and iterating over that ended the whole batch
-            self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
-        elif answer["ready"]:
-            names = [n for n in answer.get("functions", []) if isinstance(n, str)]
-            self.outcome = Outcome(True, functions=names, **self._box())
-        else:
-            info = answer.get("error") if isinstance(answer.get("error"), dict) else {}
-            self.outcome = Outcome(False, _import_message(self.path.name, info), **self._box())
-        return self.outcome
-
-    def _box(self):
-        box = self.worker.sandbox
-        return {"measures": [str(m) for m in box.get("measures", [])],
-                "missing": [str(m) for m in box.get("missing", [])]}
-
-    def _load(self):
-        if self.worker.alive and self.worker.files - {self.path.name}:
-            self.worker.recycle()  # another exercise ran in this process: start afresh (see Worker)
-        answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
-                                     "importing your file")
-        self.worker.files.add(self.path.name)
-        self._loaded_in = self.worker.generation
-        return answer
-
-    def kill(self):
-        if self.own_worker:
-            self.worker.kill()
-
-    close = kill
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.kill()
-
-    @property
-    def output(self) -> str:
-        return self.worker.output
-
-    # ------------------------------------------------------------ calls
-    def call(self, func, *args, **kwargs):
-        """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
-        return self.call_full(func, *args, **kwargs)[0]
-
-    def call_full(self, func, *args, **kwargs):
-        """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
-        req = request(func, args, kwargs)
-        self._ready(func)
-        try:
-            msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
-                                      f"running {func}()")
-        except Timeout:
-            self.timeouts_left -= 1
-            raise
-        return self.interpret(func, args, kwargs, msg)
-
-    def batch(self, requests):
-        """Run many calls (from ``request``) in one round trip; return the raw answers.
-
-        Raises a StudentError if the worker hangs or ends during the batch;
-        the caller then falls back to single calls, which say which one did.
-        """
-        self._ready("the batch")
-        msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
-                                  self.call_timeout, "running a batch of calls")
-        answers = msg.get("answers")
-        if not isinstance(answers, list) or len(answers) != len(requests):
-            self.worker.kill()
-            raise Crashed("the worker's answer to a batch was malformed")
-        return answers
-
-    def _ready(self, func):
-        if self.timeouts_left <= 0:
-            raise Timeout(f"{func}() was not run: your code timed out earlier in this exercise")
-        if not self.worker.alive or self._loaded_in != self.worker.generation:
-            if self.restarts_left <= 0:
-                raise Crashed(f"{func}() was not run: your code ended or hung the worker too many times")
-            self.restarts_left -= 1
-            outcome = self.start()
-            if not outcome.ready:
-                raise Crashed(outcome.message)
-
-    def interpret(self, func, args, kwargs, msg):
-        """Turn one raw answer into (value, modified argument indices) or a StudentError."""
-        return interpret(self.path.name, func, args, kwargs, msg)
-
-
-def interpret(filename, func, args, kwargs, msg):
-    """One raw answer of the worker as (value, modified argument indices), or a StudentError."""
-    if not isinstance(msg, dict):
-        raise Crashed(f"{func}(): the worker's answer was malformed")
-    if msg.get("missing"):
-        raise Missing(f"{func} is not defined in {filename} (or is not a function)")
-    if not msg.get("ok"):
-        info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
-        raise Raised(func, info, call_text(func, *args, **kwargs))
-    try:
-        value = wire.decode(msg.get("value"))
-    except wire.ProtocolError as exc:
-        raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-    mutated = msg.get("mutated", [])
-    if not isinstance(mutated, list):
-        raise Crashed(f"{func}(): the worker's answer was malformed")
-    changed = [i for i in mutated if isinstance(i, (int, str))]
-    return value, changed
-
-
-def request(func, args, kwargs) -> dict:
-    """The plain-data form of one call, as the worker receives it."""
-    return {"func": func, "args": [wire.encode(a) for a in args],
-            "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
-
-
 def _exit_words(code):
     if code is None:
         return ""
@@ -460,18 +261,3 @@ def _exit_words(code):
         except ValueError:
             return f" (killed by signal {-code})"
     return f" (exit status {code}: did your code call sys.exit or os._exit?)"
-
-
-def _import_message(filename, info):
-    kind = str(info.get("type", "Exception"))
-    msg = str(info.get("message", ""))
-    where = f" at {info['where']}" if info.get("where") else ""
-    if kind == "SyntaxError" and "codec can't decode" in msg:  # how compile() reports bytes that are not UTF-8
-        return f"{filename} is not valid UTF-8 text{where}: {msg}; save it as UTF-8"
-    if kind == "SyntaxError":
-        return f"{filename} has a syntax error{where}: {msg}"
-    if kind == "UnicodeDecodeError":
-        return f"{filename} is not valid UTF-8 text: {msg}"
-    if kind in ("SystemExit", "KeyboardInterrupt"):
-        return f"{filename} raised {kind} while being imported{where}; remove top-level exits"
-    return f"importing {filename} raised {kind}{': ' + msg if msg else ''}{where}"

@@ -22,7 +22,7 @@ import json
 import warnings
 from pathlib import Path
 
-from . import registry
+from .. import registry
 
 
 class GradebookError(Exception):
@@ -41,8 +41,8 @@ def _nbgrader():
 
 def split_points(results: dict) -> dict:
     """slug -> {"public": points, "hidden": points, "text": {"public": ..., "hidden": ...}} from results.json."""
-    from .report import render_text
-    from .results import from_gradescope
+    from ..grading.report import render_text
+    from ..grading.results import from_gradescope
 
     per = {}
     for r in from_gradescope(results):

@@ -1,6 +1,6 @@
 """Grade one exercise file: run every check of its grader against it.
 
-The student's file runs in a worker (graders/sandbox.py); the grader's checks
+The student's file runs in a worker (graders/sandbox/); the grader's checks
 and the reference solution run here, in the trusted parent, on validated
 plain data only.
 """
@@ -13,28 +13,33 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from . import registry
-from .checks import Fail
+from .. import registry
+from ..kit.checks import Fail
+from ..kit.text import call_text
+from ..sandbox.errors import StudentError
+from ..sandbox.handle import Worker
+from ..sandbox.submission import Submission
 from .plans import Plans, run_check
 from .results import CheckResult, ExerciseResult
-from .sandbox import StudentError, Submission, Worker
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in what students get)
+ROOT = PACKAGE.parent
 SOLUTIONS = ROOT / "solutions"
+GRADERS = __package__.rpartition(".")[0]  # the package's own name: graders, or attn_checks
 
 
 def checks_of(slug: str, hidden: bool = True) -> list:
     """The public checks of graders/<slug>.py, then (with ``hidden``) those of
     graders/hidden/<slug>.py, each in the order they are written. A copy of the
     package without hidden/ (what students get) simply has public checks only."""
-    found = _checks_in(f".{slug}")
-    # Only a hidden/ folder beside this file counts: an editable install's import hook
+    found = _checks_in(f"{GRADERS}.{slug}")
+    # Only a hidden/ folder inside this package counts: an editable install's import hook
     # would otherwise find the project's hidden checks from a student's copy.
-    if hidden and (Path(__file__).parent / "hidden").is_dir():
+    if hidden and (PACKAGE / "hidden").is_dir():
         try:
-            found += _checks_in(f".hidden.{slug}")
+            found += _checks_in(f"{GRADERS}.hidden.{slug}")
         except ModuleNotFoundError as exc:
-            if exc.name not in (f"{__package__}.hidden", f"{__package__}.hidden.{slug}"):
+            if exc.name not in (f"{GRADERS}.hidden", f"{GRADERS}.hidden.{slug}"):
                 raise
     return found
 
@@ -47,7 +52,7 @@ def points_of(slug: str) -> tuple:
 
 
 def _checks_in(name: str) -> list:
-    module = importlib.import_module(name, __package__)
+    module = importlib.import_module(name)
     found = [f for f in vars(module).values()
              if callable(f) and hasattr(f, "spec") and f.__module__ == module.__name__]
     return sorted(found, key=lambda f: f.__code__.co_firstlineno)
@@ -72,7 +77,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     ``worker``: a Worker serving the file's folder, shared by a student's
     exercises (it starts a fresh process for each file, so one file cannot
     change another's grade); by default a private one.
-    ``replay=False`` runs every check live (graders/plans.py explains replay).
+    ``replay=False`` runs every check live (plans.py explains replay).
     """
     exercise = registry.get(slug)
     checks = checks_of(slug, hidden)
@@ -87,7 +92,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
         result.missing = True
     else:
         with Submission(path, call_timeout=call_timeout, worker=worker,
-                        import_timeout=import_timeout(call_timeout)) as sub:
+                        import_timeout=import_timeout(call_timeout), describe=call_text) as sub:
             outcome = sub.start()
             if not outcome.ready:
                 result.problem = outcome.message
@@ -108,6 +113,20 @@ def import_timeout(call_timeout: float) -> float:
 def zero_all(result: ExerciseResult, checks) -> ExerciseResult:
     """Every one of ``checks`` at zero, saying why nothing was graded (``result.problem``)."""
     result.checks = [_zero(result.exercise, fn, f"not graded: {result.problem}") for fn in checks]
+    return result
+
+
+def ungraded(slug: str, problem: str, missing: bool = False) -> ExerciseResult:
+    """Every check of ``slug`` at zero: there was no answer to grade, and ``problem`` says why."""
+    result = ExerciseResult(slug, registry.get(slug).title, problem=problem, missing=missing)
+    return zero_all(result, checks_of(slug))
+
+
+def with_notes(result: ExerciseResult, notes) -> ExerciseResult:
+    """Notes on how the answer was read, as checks worth nothing, so every report shows them."""
+    for note in notes:
+        result.checks.append(CheckResult(result.exercise, "notebook: how the answer cell was read", 0.0, 0.0,
+                                         "passed", note, "public"))
     return result
 
 

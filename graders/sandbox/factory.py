@@ -1,6 +1,6 @@
 """The worker factory: the processes around a student's code that never run it.
 
-Started by graders/zygote.py as ``python -I -S factory.py zygote CTRL_FD
+Started by zygote.py as ``python -I -S factory.py zygote CTRL_FD
 LIBDIR...``: standard library only, plus its siblings jail.py and worker.py
 loaded by path, so the grading package, the graders and the reference
 solutions are never imported here.
@@ -185,7 +185,7 @@ def zygote(ctrl_fd):
 def _warm_up(np, sp):
     """Use NumPy and SymPy once, so that every fork finds their lazy imports and caches ready.
 
-    Each exercise file gets a fresh fork (graders/sandbox.py, Worker); without
+    Each exercise file gets a fresh fork (handle.py, Worker); without
     this, each would pay again for SymPy's first expressions and printing.
     """
     a = np.random.default_rng(0).standard_normal((4, 3))

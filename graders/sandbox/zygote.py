@@ -1,9 +1,9 @@
 """The parent's side of the zygote: one pre-warmed process that forks workers.
 
 Starting Python and importing NumPy and SymPy costs far more than grading a
-file, so each grading process keeps one zygote (graders/factory.py in zygote
+file, so each grading process keeps one zygote (factory.py in zygote
 mode, started with ``python -I -S``). It never loads grader or solution code.
-For every student it forks a sandbox (graders/jail.py) whose init then forks
+For every student it forks a sandbox (jail.py) whose init then forks
 a fresh worker per exercise file. The sandbox's control socket is handed over
 on a Unix socket (SCM_RIGHTS); the zygote answers with the sandbox's pid.
 """
@@ -107,7 +107,7 @@ class Zygote:
 
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
-        (graders/factory.py, ``child``)."""
+        (factory.py, ``child``)."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:

@@ -1,12 +1,12 @@
 """The worker: the only process in which a student's code runs.
 
-This file is self-contained on purpose (standard library and NumPy only, plus
-its sibling jail.py loaded by path): the parent starts it as
-loaded by path from graders/factory.py (the zygote, started with ``python -I
--S``), so it never imports the grading package, the graders or the reference
+This file is self-contained on purpose (standard library and NumPy only): it
+is loaded by path from factory.py (the zygote, started with ``python -I -S``),
+so it never imports the grading package, the graders or the reference
 solutions. ``serve`` runs in a confined process forked for one exercise file;
-the parent (graders/sandbox.py) uses ``send``, ``recv`` and the encoding, and
-``call`` also serves in-process callers (graders/plans.py, graders/notebook.py).
+the parent (handle.py, submission.py) uses ``send``, ``recv`` and the
+encoding, and ``call`` also serves in-process callers (graders/grading/plans.py
+and notebook.py).
 
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
@@ -19,7 +19,7 @@ parses. Values cross as plain JSON plus three tagged forms:
     {"__rng__": 1234}                                              (request only) np.random.default_rng(1234)
     {"__other__": "module.Class"}                                  anything else: only its type name
 
-The parent decodes and validates every answer (graders/wire.py); nothing the
+The parent decodes and validates every answer (wire.py); nothing the
 worker sends is trusted.
 """
 

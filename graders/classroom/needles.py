@@ -1,10 +1,7 @@
-"""Find answers in what students get: ``find_leaks(root)``.
+"""What the leak scan (leaks.py) searches for: ``all_needles()``.
 
-Runs in the instructor's checkout (it reads solutions/ and graders/hidden/
-next to this package) and scans every text file under ``root``, and every
-cell of every notebook (source and text outputs), for four kinds of needle.
-Matching ignores all whitespace, line breaks included (re-wrapped prose still
-matches); a leak is reported at the line where it starts.
+Built in the instructor's checkout, from solutions/ and graders/hidden/. Four
+kinds of needle, each kept with whitespace removed:
 
 (a) Reference solution lines, solutions/<slug>.py. A line counts when its
     code (comment cut off) has at least MIN_CODE characters and it is not a
@@ -29,8 +26,6 @@ matches); a leak is reported at the line where it starts.
 (d) Model answers of written tasks, solutions/*.md: each line with at least
     MIN_PROSE characters (markdown marks stripped) that the task statement
     exercises/<slug>.md does not contain.
-
-Binary files (a NUL byte, or not UTF-8) are skipped.
 """
 
 from __future__ import annotations
@@ -39,7 +34,6 @@ import ast
 import importlib
 import inspect
 import io
-import json
 import re
 import tokenize
 from dataclasses import dataclass
@@ -47,10 +41,12 @@ from pathlib import Path
 
 import sympy
 
-from . import registry
+from .. import registry
+from .public import public_sources
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
 ROOT = PACKAGE.parent
+GRADERS = __package__.rpartition(".")[0]
 SOLUTIONS, EXERCISES, HIDDEN = ROOT / "solutions", ROOT / "exercises", PACKAGE / "hidden"
 MIN_CODE, MIN_PLAIN, MIN_NAMED, MIN_PROSE, MIN_FORM = 16, 24, 8, 24, 6
 
@@ -144,7 +140,7 @@ def solution_needles() -> list[Needle]:
 
 def exact_answers(slug: str) -> list:
     """The SymPy values the reference's argument-free functions return, flattened."""
-    from .engine import reference
+    from ..grading.engine import reference
 
     ref = reference(slug)
     values = []
@@ -185,12 +181,12 @@ def answer_needles() -> list[Needle]:
 
 def hidden_needles() -> list[Needle]:
     """(c): the hidden checks' names, their messages and the lines that ask the reference."""
-    public = squeeze("".join(p.read_text(encoding="utf-8") for p in PACKAGE.glob("*.py")))
+    public = squeeze("".join(p.read_text(encoding="utf-8") for p in public_sources()))
     needles = []
     for path in sorted(HIDDEN.glob("*.py")):
         if path.name == "__init__.py":
             continue
-        module = importlib.import_module(f".hidden.{path.stem}", __package__)
+        module = importlib.import_module(f"{GRADERS}.hidden.{path.stem}")
         for fn in vars(module).values():
             if callable(fn) and hasattr(fn, "spec") and fn.__module__ == module.__name__:
                 needles.append(Needle(squeeze(fn.spec.name), fn.spec.name, "hidden check name",
@@ -234,68 +230,6 @@ def all_needles() -> list[Needle]:
     """Every needle once (the first of any two with the same text)."""
     needles = solution_needles() + answer_needles() + hidden_needles() + model_answer_needles()
     return list({n.text: n for n in reversed(needles)}.values())[::-1]
-
-
-# ------------------------------------------------------------------ scanning
-def find_leaks(root: Path, needles: list[Needle] | None = None) -> list[str]:
-    """One message per leak found under ``root``: the file (and cell), what leaked, from where."""
-    root = Path(root)
-    needles = all_needles() if needles is None else needles
-    leaks = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        for where, text in _texts(path):
-            for line, needle in _hits(text, needles):
-                leaks.append(f"{path.relative_to(root)}{where} line {line}: {needle.kind} "
-                             f"from {needle.origin}: {needle.shown!r}")
-    return leaks
-
-
-def _hits(text: str, needles: list[Needle]):
-    """(line, needle) for each needle in ``text`` with whitespace (line breaks too) removed,
-    so re-wrapped prose still matches; a needle found inside a longer hit is not repeated."""
-    flat, lines = [], []
-    for n, line in enumerate(text.splitlines(), 1):
-        for ch in squeeze(line):
-            flat.append(ch)
-            lines.append(n)
-    flat = "".join(flat)
-    spans = []
-    for needle in needles:
-        start = flat.find(needle.text)
-        while start >= 0:
-            spans.append((start, start + len(needle.text), needle))
-            start = flat.find(needle.text, start + 1)
-    for a, b, needle in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if not any(c <= a and b <= d and (d - c) > (b - a) for c, d, _ in spans):
-            yield lines[a], needle
-
-
-def _texts(path: Path):
-    """(where, text) pairs: the whole file, or each notebook cell's source and text outputs."""
-    data = path.read_bytes()
-    if b"\0" in data:
-        return
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return
-    if path.suffix == ".ipynb":
-        try:
-            cells = json.loads(text)["cells"]
-        except (ValueError, KeyError, TypeError):
-            cells = None
-        if isinstance(cells, list):
-            for i, cell in enumerate(cells):
-                yield f" cell {i}", _joined(cell.get("source", ""))
-                for out in cell.get("outputs", []):
-                    yield f" cell {i} output", _joined(out.get("text", "")) + "\n" + "\n".join(
-                        _joined(v) for k, v in out.get("data", {}).items() if k.startswith("text/"))
-            return
-    yield "", text
-
-
-def _joined(value) -> str:
-    return "".join(value) if isinstance(value, list) else str(value)
 
 
 def _rel(path: Path) -> str:

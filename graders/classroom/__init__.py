@@ -1,0 +1,13 @@
+"""The instructor's tooling. Students never get this folder.
+
+    grade.py        attn-grade grade: read a class in either layout, batch-grade it
+    nbsubmit.py     nbgrader's submitted/ layout: take the answer cells out, never run them
+    nbgradebook.py  put our scores into an nbgrader course's gradebook and autograded/ notebooks
+    course.py       attn-grade course build: the nbgrader course, generated from one source
+    public.py       what students get of the package (copy_public)
+    release.py      attn-grade release: the student bundle
+    needles.py      what the leak scan searches for: solutions, exact answers, hidden checks
+    leaks.py        the leak scan of a bundle or release
+
+May import: classroom/, grading/, kit/, sandbox/ and the registry.
+"""

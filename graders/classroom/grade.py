@@ -1,0 +1,108 @@
+"""``attn-grade grade``: grade a class in whichever layout it is handed in.
+
+``run(opts)`` reads SUBMISSIONS as nbgrader's submitted/ folder when it is one
+(nbsubmit.py), else as one folder of ``<slug>.py`` files per student, and
+batch-grades it (graders/grading/batch.py). With ``--nbgrader-course`` the
+scores then go into that course's gradebook (nbgradebook.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..grading.batch import FOLDERS, Options, discover
+from ..grading.batch import run as run_batch
+from . import nbsubmit
+
+__all__ = ["Options", "layout_of", "run", "register"]
+
+
+def layout_of(submissions: Path):
+    """nbgrader's layout when SUBMISSIONS is a submitted/ folder, else one folder per student."""
+    return nbsubmit.LAYOUT if nbsubmit.detect(submissions) else FOLDERS
+
+
+def run(opts: Options, say=print) -> dict:
+    """Grade SUBMISSIONS in its own layout; return facts about each student graded in this run."""
+    return run_batch(opts, say, layout_of(opts.submissions))
+
+
+# ------------------------------------------------------------------ the command
+def register(subparsers) -> None:
+    grd = subparsers.add_parser(
+        "grade", help="grade a folder of student submissions (instructors)",
+        description="Grade SUBMISSIONS/<student>/<slug>.py for every student folder, in parallel "
+                    "sandboxed workers. Writes OUT/<student>/results.json (Gradescope's shape) and "
+                    "OUT/gradebook.csv, atomically. Students already graded in OUT are kept, so an "
+                    "interrupted run resumes where it stopped; --force grades everyone again. "
+                    "SUBMISSIONS may also be nbgrader's submitted/ folder "
+                    "(<student>/<assignment>/<slug>.ipynb, recognised by itself): the answer cells "
+                    "are taken out and graded in the sandbox; the notebooks are never executed.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
+               "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/")
+    grd.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                     help="folder with one sub-folder per student")
+    grd.add_argument("--out", type=Path, required=True, metavar="OUT",
+                     help="where results.json files and gradebook.csv go (created if missing)")
+    grd.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                     help=f"students graded in parallel (default: the number of cores, {os.cpu_count()})")
+    grd.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="wall time allowed for one call of a student's function (default: 10)")
+    grd.add_argument("--memory", type=int, default=1024, metavar="MB",
+                     help="address-space limit of a student's worker (default: 1024)")
+    grd.add_argument("--force", action="store_true", help="grade again students already graded in OUT")
+    grd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
+                     help="also write the scores into this nbgrader course (its gradebook and "
+                          "autograded/ notebooks), so formgrader, generate_feedback and export work "
+                          "as after 'nbgrader autograde'; needs nbgrader")
+    grd.set_defaults(run=_run)
+
+
+def _run(parser, args) -> int:
+    subs, out = args.submissions, args.out
+    if not subs.is_dir():
+        parser.error(f"SUBMISSIONS {subs}: no such folder")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.timeout <= 0:
+        parser.error("--timeout must be a positive number of seconds")
+    if args.memory < 256:
+        parser.error("--memory must be at least 256 MB (NumPy and SymPy need room)")
+    subs_real, out_real = subs.resolve(), out.resolve()
+    if out_real == subs_real or subs_real in out_real.parents:
+        parser.error(f"--out {out} is inside SUBMISSIONS; it would be graded as a student")
+    if out_real in subs_real.parents:
+        parser.error(f"SUBMISSIONS {subs} is inside --out {out}; keep them apart")
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} exists and is not a folder")
+    course = None
+    if args.nbgrader_course is not None:
+        course = _nbgrader_preflight(parser, args, subs_real, out_real)
+    run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
+                force=args.force, progress=not args.no_progress))
+    if course is not None:
+        from .nbgradebook import write
+
+        students = [name for name, _ in discover(subs_real)[0]]
+        done = write(course, students, out_real, progress=not args.no_progress)
+        print(f"nbgrader gradebook of {args.nbgrader_course}: {done['written']} submission(s) autograded "
+              f"from our results (autograded/ notebooks and auto scores)")
+        for line in done["problems"]:
+            print("  " + line)
+    return 0
+
+
+def _nbgrader_preflight(parser, args, subs, out):
+    """The course's nbgrader config, or a usage error naming what is wrong."""
+    from .nbgradebook import GradebookError, preflight
+
+    if not args.nbgrader_course.is_dir():
+        parser.error(f"--nbgrader-course {args.nbgrader_course}: no such folder")
+    try:
+        return preflight(args.nbgrader_course.resolve(), subs, out)
+    except GradebookError as exc:
+        parser.error(str(exc))

@@ -1,0 +1,63 @@
+"""What students get of this package: exactly what ``attn-grade check`` needs.
+
+That is the registry, the public graders (graders/<slug>.py), kit/, sandbox/,
+grading/ without batch.py, and the command (cli.py). Never the hidden checks,
+the instructor's tooling (this folder) or the batch grader. ``copy_public``
+writes that copy: as graders/ in the student bundle (release.py) and as
+attn_checks/ beside the nbgrader notebooks (course.py). The leak scan
+(leaks.py) refuses any copy that holds one of ``INSTRUCTOR_ONLY``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1]
+# Paths inside the package that students never get.
+INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py")
+CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
+
+
+def is_public(rel: str) -> bool:
+    """Whether the package's file or folder ``rel`` (a path relative to the package) ships."""
+    return not any(rel == p or rel.startswith(p + "/") for p in INSTRUCTOR_ONLY)
+
+
+def public_sources() -> list[Path]:
+    """The package's .py files that students get."""
+    return sorted(p for p in PACKAGE.rglob("*.py")
+                  if "__pycache__" not in p.parts and is_public(p.relative_to(PACKAGE).as_posix()))
+
+
+def copy_public(dest: Path, package: str = "graders") -> Path:
+    """Copy the public package to dest/<package>/ (no caches); return that path."""
+    target = Path(dest) / package
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(PACKAGE, target, ignore=_ignore)
+    return target
+
+
+def _ignore(folder: str, names: list[str]) -> set[str]:
+    skipped = set(CACHES(folder, names))
+    where = Path(folder).resolve().relative_to(PACKAGE).as_posix()
+    for name in names:
+        rel = name if where == "." else f"{where}/{name}"
+        if not is_public(rel):
+            skipped.add(name)
+    return skipped
+
+
+def instructor_only_in(root: Path) -> list[str]:
+    """Instructor-only paths found in any copy of the package under ``root`` (a folder
+    holding registry.py and kit/), relative to ``root``."""
+    root = Path(root)
+    found = []
+    for registry in sorted(root.rglob("registry.py")):
+        copy = registry.parent
+        if (copy / "kit").is_dir():
+            for rel in INSTRUCTOR_ONLY:
+                if (copy / rel).exists():
+                    found.append((copy / rel).relative_to(root).as_posix())
+    return found

@@ -1,0 +1,19 @@
+"""The boundary around student code: the one room to read to trust the isolation.
+
+Inside the sandbox (started by path with ``python -I -S``: the standard
+library and NumPy only, never the rest of this package):
+
+    factory.py     the zygote process, each student's sandbox init, and the student process
+    jail.py        namespaces, a private root, the scratch tmpfs, limits, dropped privileges
+    worker.py      what runs beside a student's file: the framing, the encoding, the calls
+
+In the grading process, the parent's side:
+
+    zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
+    handle.py      Worker: the parent's handle on one student's sandbox
+    submission.py  Submission: one student file loaded in a Worker, called with plain data
+    wire.py        decoding and validating every answer before anyone looks at it
+    errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
+
+May import: sandbox/ only (tests/test_layout.py holds this).
+"""

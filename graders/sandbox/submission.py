@@ -1,0 +1,199 @@
+"""One student file, loaded in a confined worker: what graders call.
+
+``Submission`` gets a process from its student's sandbox (``Worker``,
+graders/sandbox/handle.py), imports the file there and calls its functions.
+Student code never runs in this process: each call travels as plain data
+(``request``) and every answer is decoded and validated by wire.py
+(``interpret``) before anyone looks at it.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import wire
+from .errors import Crashed, Missing, Raised, StudentError, Timeout
+from .handle import Worker
+
+
+@dataclass
+class Outcome:
+    """How the import went."""
+
+    ready: bool
+    message: str = ""
+    functions: list = field(default_factory=list)
+    measures: list = field(default_factory=list)  # how the worker was confined, in words
+    missing: list = field(default_factory=list)  # protections the system could not give
+
+
+class Submission:
+    """One exercise file of a student, loaded in a Worker; what graders call.
+
+    ``call(name, *args)`` returns the decoded answer or raises a StudentError.
+    After the worker hangs or ends, the next call starts a fresh one (a fresh
+    import), up to ``max_restarts`` times; after ``max_timeouts`` hangs the
+    remaining calls fail at once, so one endless loop cannot stall a batch.
+    """
+
+    def __init__(self, path, *, worker: Worker | None = None, call_timeout=10.0, import_timeout=30.0,
+                 max_restarts=3, max_timeouts=2, jail=None, zygote=None, describe=None):
+        self.path = Path(path).resolve()
+        self.describe = describe  # how a call is written in messages (see ``interpret``)
+        self.own_worker = worker is None
+        self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
+        self.call_timeout, self.import_timeout = call_timeout, import_timeout
+        self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
+        self.outcome = None
+        self._loaded_in = None  # the worker generation our file is imported in
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> Outcome:
+        """Import the file in the worker; the outcome says whether that worked and why not."""
+        try:
+            answer = self._load()
+        except StudentError as exc:
+            self.outcome = Outcome(False, str(exc), **self._box())
+            return self.outcome
+        if not isinstance(answer.get("ready"), bool) or not isinstance(answer.get("functions", []), list):
+            # a list is checked too: code that replaced the worker's send() could make it 5,
+            # and iterating over that ended the whole batch
+            self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
+        elif answer["ready"]:
+            names = [n for n in answer.get("functions", []) if isinstance(n, str)]
+            self.outcome = Outcome(True, functions=names, **self._box())
+        else:
+            info = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+            self.outcome = Outcome(False, _import_message(self.path.name, info), **self._box())
+        return self.outcome
+
+    def _box(self):
+        box = self.worker.sandbox
+        return {"measures": [str(m) for m in box.get("measures", [])],
+                "missing": [str(m) for m in box.get("missing", [])]}
+
+    def _load(self):
+        if self.worker.alive and self.worker.files - {self.path.name}:
+            self.worker.recycle()  # another exercise ran in this process: start afresh (see Worker)
+        answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
+                                     "importing your file")
+        self.worker.files.add(self.path.name)
+        self._loaded_in = self.worker.generation
+        return answer
+
+    def kill(self):
+        if self.own_worker:
+            self.worker.kill()
+
+    close = kill
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+
+    @property
+    def output(self) -> str:
+        return self.worker.output
+
+    # ------------------------------------------------------------ calls
+    def call(self, func, *args, **kwargs):
+        """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
+        return self.call_full(func, *args, **kwargs)[0]
+
+    def call_full(self, func, *args, **kwargs):
+        """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
+        req = request(func, args, kwargs)
+        self._ready(func)
+        try:
+            msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
+                                      f"running {func}()")
+        except Timeout:
+            self.timeouts_left -= 1
+            raise
+        return self.interpret(func, args, kwargs, msg)
+
+    def batch(self, requests):
+        """Run many calls (from ``request``) in one round trip; return the raw answers.
+
+        Raises a StudentError if the worker hangs or ends during the batch;
+        the caller then falls back to single calls, which say which one did.
+        """
+        self._ready("the batch")
+        msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
+                                  self.call_timeout, "running a batch of calls")
+        answers = msg.get("answers")
+        if not isinstance(answers, list) or len(answers) != len(requests):
+            self.worker.kill()
+            raise Crashed("the worker's answer to a batch was malformed")
+        return answers
+
+    def _ready(self, func):
+        if self.timeouts_left <= 0:
+            raise Timeout(f"{func}() was not run: your code timed out earlier in this exercise")
+        if not self.worker.alive or self._loaded_in != self.worker.generation:
+            if self.restarts_left <= 0:
+                raise Crashed(f"{func}() was not run: your code ended or hung the worker too many times")
+            self.restarts_left -= 1
+            outcome = self.start()
+            if not outcome.ready:
+                raise Crashed(outcome.message)
+
+    def interpret(self, func, args, kwargs, msg):
+        """Turn one raw answer into (value, modified argument indices) or a StudentError."""
+        return interpret(self.path.name, func, args, kwargs, msg, self.describe)
+
+
+def interpret(filename, func, args, kwargs, msg, describe=None):
+    """One raw answer of the worker as (value, modified argument indices), or a StudentError.
+
+    ``describe(func, *args, **kwargs)`` writes the call for the message of a raised
+    exception; the graders pass their own (graders/kit/text.py), which shows arrays
+    compactly. The default, ``plain_call``, needs nothing outside the sandbox.
+    """
+    if not isinstance(msg, dict):
+        raise Crashed(f"{func}(): the worker's answer was malformed")
+    if msg.get("missing"):
+        raise Missing(f"{func} is not defined in {filename} (or is not a function)")
+    if not msg.get("ok"):
+        info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
+        raise Raised(func, info, (describe or plain_call)(func, *args, **kwargs))
+    try:
+        value = wire.decode(msg.get("value"))
+    except wire.ProtocolError as exc:
+        raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
+    mutated = msg.get("mutated", [])
+    if not isinstance(mutated, list):
+        raise Crashed(f"{func}(): the worker's answer was malformed")
+    changed = [i for i in mutated if isinstance(i, (int, str))]
+    return value, changed
+
+
+def plain_call(func, *args, **kwargs) -> str:
+    """``f(3, axis=0)``: each argument's repr, shortened."""
+    shown = [reprlib.repr(a) for a in args] + [f"{k}={reprlib.repr(v)}" for k, v in kwargs.items()]
+    return f"{func}({', '.join(shown)})"
+
+
+def request(func, args, kwargs) -> dict:
+    """The plain-data form of one call, as the worker receives it."""
+    return {"func": func, "args": [wire.encode(a) for a in args],
+            "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+
+
+def _import_message(filename, info):
+    kind = str(info.get("type", "Exception"))
+    msg = str(info.get("message", ""))
+    where = f" at {info['where']}" if info.get("where") else ""
+    if kind == "SyntaxError" and "codec can't decode" in msg:  # how compile() reports bytes that are not UTF-8
+        return f"{filename} is not valid UTF-8 text{where}: {msg}; save it as UTF-8"
+    if kind == "SyntaxError":
+        return f"{filename} has a syntax error{where}: {msg}"
+    if kind == "UnicodeDecodeError":
+        return f"{filename} is not valid UTF-8 text: {msg}"
+    if kind in ("SystemExit", "KeyboardInterrupt"):
+        return f"{filename} raised {kind} while being imported{where}; remove top-level exits"
+    return f"importing {filename} raised {kind}{': ' + msg if msg else ''}{where}"
