@@ -1,0 +1,177 @@
+"""The house rules of graders/: which room may import which, read from the source with ``ast``.
+
+    cli -> classroom -> grading -> kit -> sandbox
+
+A room may import itself and the rooms to its right (and the registry, from
+grading on); a per-exercise grader imports only kit/; a hidden grader imports
+kit/ and its public twin; sandbox/ imports nothing else of the package, and
+the files it loads by path into the sandbox import nothing of it at all.
+Every import counts, those inside functions too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from graders import registry
+
+PACKAGE = Path(__file__).resolve().parent.parent / "graders"
+ROOMS = ("sandbox", "kit", "grading", "classroom")
+ALLOWED = {
+    "sandbox": {"sandbox"},
+    "kit": {"kit", "sandbox"},
+    "grading": {"grading", "kit", "sandbox", "registry"},
+    "classroom": {"classroom", "grading", "kit", "sandbox", "registry"},
+    "cli": {"classroom", "grading", "kit", "sandbox", "registry"},
+    "registry": set(),
+    "package": set(),
+    "exercise": {"kit"},
+}
+LOADED_BY_PATH = ("factory", "jail", "worker")  # run inside the sandbox with `python -I -S`
+
+
+def modules() -> dict[str, Path]:
+    """Dotted name -> file, for every module of the package."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        parts = ("graders", *path.relative_to(PACKAGE).with_suffix("").parts)
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def room(name: str) -> str:
+    """The room of a module: sandbox, kit, grading, classroom, hidden, exercise, cli, registry or package."""
+    parts = name.split(".")[1:]
+    if not parts:
+        return "package"
+    if parts[0] in ROOMS or parts[0] == "hidden":
+        return parts[0]
+    if parts[0] in registry.BY_SLUG:
+        return "exercise"
+    return parts[0]  # cli, registry
+
+
+def imports(name: str) -> list[tuple[int, str]]:
+    """(line, module of the package) for every import in module ``name``, wherever it is written."""
+    return [(line, target) for line, target, _ in _imports(name)]
+
+
+def _imports(name: str) -> list[tuple[int, str, bool]]:
+    """(line, module of the package, written absolute) for every import in module ``name``."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name, True) for a in node.names if a.name.split(".")[0] == "graders"]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif (node.module or "").split(".")[0] == "graders":
+                target = node.module
+            else:
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.append((node.lineno, sub if sub in MODULES else target, not node.level))
+    return found
+
+
+def test_the_house_has_its_rooms():
+    for name in ROOMS:
+        assert (PACKAGE / name / "__init__.py").is_file(), name
+    assert (PACKAGE / "registry.py").is_file() and (PACKAGE / "cli.py").is_file()
+    for e in registry.EXERCISES:
+        assert (PACKAGE / f"{e.slug}.py").is_file() and (PACKAGE / "hidden" / f"{e.slug}.py").is_file(), e.slug
+    loose = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__", "registry", "cli"} - set(registry.BY_SLUG)
+    assert not loose, f"modules outside any room: {sorted(loose)}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_imports_point_one_way(name):
+    mine = room(name)
+    wrong = []
+    for line, target in imports(name):
+        theirs = room(target)
+        if mine == "hidden":
+            ok = theirs == "kit" or target == f"graders.{name.rpartition('.')[2]}" or target == "graders.hidden"
+        else:
+            ok = theirs == mine or theirs in ALLOWED[mine]
+        if not ok:
+            wrong.append(f"line {line}: {target} ({theirs})")
+    assert not wrong, f"{name} ({mine}) may not import: " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_imports_inside_the_package_are_relative(name):
+    """So the public package also works when copied under another name (attn_checks/)."""
+    absolute = [line for line, _, is_absolute in _imports(name) if is_absolute]
+    assert not absolute, f"{name}: absolute imports of graders on lines {absolute}"
+
+
+@pytest.mark.parametrize("stem", LOADED_BY_PATH)
+def test_what_runs_inside_the_sandbox_imports_nothing_of_the_package(stem):
+    assert imports(f"graders.sandbox.{stem}") == []
+
+
+def test_no_circles():
+    graph = {name: {t for _, t in imports(name) if t != name} for name in MODULES}
+    state, path = {}, []
+
+    def visit(node):
+        state[node] = "open"
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycle = path[path.index(nxt):] + [nxt]
+                raise AssertionError("import circle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+
+
+@pytest.mark.parametrize("name", ROOMS + ("hidden",))
+def test_each_room_explains_itself(name):
+    """Its __init__ docstring names every module that lives there."""
+    doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8"))) or ""
+    assert len(doc) > 80, f"graders/{name}/__init__.py needs a docstring saying what lives there"
+    if name == "hidden":
+        return
+    assert "May import" in doc, f"graders/{name}/__init__.py should say what it may import"
+    for path in sorted((PACKAGE / name).glob("*.py")):
+        if path.name != "__init__.py":
+            assert path.name in doc, f"graders/{name}/__init__.py does not mention {path.name}"
+
+
+def test_the_rule_can_fail(tmp_path, monkeypatch):
+    """A planted wrong-way import is caught: the checks above are not vacuous."""
+    bad = tmp_path / "graders" / "sandbox" / "bad.py"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("def f():\n    from ..grading import engine\n    from .. import registry\n")
+    monkeypatch.setitem(MODULES, "graders.sandbox.bad", bad)
+    with pytest.raises(AssertionError, match="line 2: graders.grading.engine.*line 3: graders.registry"):
+        test_imports_point_one_way("graders.sandbox.bad")
+    cyc = tmp_path / "graders" / "kit" / "cyc.py"
+    cyc.parent.mkdir(parents=True)
+    cyc.write_text("from . import cyc2\n")
+    cyc2 = cyc.with_name("cyc2.py")
+    cyc2.write_text("def g():\n    from . import cyc\n")
+    monkeypatch.setitem(MODULES, "graders.kit.cyc", cyc)
+    monkeypatch.setitem(MODULES, "graders.kit.cyc2", cyc2)
+    with pytest.raises(AssertionError, match="import circle: graders.kit.cyc -> graders.kit.cyc2 -> graders.kit.cyc"):
+        test_no_circles()
