@@ -4,9 +4,11 @@
     plans.py     record a check once against the reference, replay it for every student
     results.py   what a grade is (a result per check), and Gradescope's results.json shape
     report.py    the text report that attn-grade check and show print
+    budget.py    time budgets for one exercise file and one student
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
-    batch.py     grade a class in parallel sandboxes; results.json and gradebook.csv
-                 (instructors only: students never get it)
+    batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
+    outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
+                 (batch.py and outfiles.py are for instructors only: students never get them)
 
 May import: grading/, kit/, sandbox/ and the registry.
 """

@@ -19,8 +19,9 @@ from ..kit.text import call_text
 from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
+from .budget import Budget, Budgeted
 from .plans import Plans, run_check
-from .results import CheckResult, ExerciseResult
+from .results import CheckResult, ExerciseResult, bounded
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in what students get)
 ROOT = PACKAGE.parent
@@ -71,13 +72,15 @@ def reference(slug: str, solutions: Path = SOLUTIONS):
 
 
 def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0,
-               worker: Worker | None = None, replay: bool = True) -> ExerciseResult:
+               worker: Worker | None = None, replay: bool = True, budget: Budget | None = None) -> ExerciseResult:
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
     ``worker``: a Worker serving the file's folder, shared by a student's
     exercises (it starts a fresh process for each file, so one file cannot
     change another's grade); by default a private one.
     ``replay=False`` runs every check live (plans.py explains replay).
+    ``budget``: wall time for all the file's calls (budget.py); the checks left
+    when it is spent score zero, saying so.
     """
     exercise = registry.get(slug)
     checks = checks_of(slug, hidden)
@@ -97,12 +100,16 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
             if not outcome.ready:
                 result.problem = outcome.message
             else:
+                calls = Budgeted(sub, budget) if budget is not None else sub
                 for fn in checks:
-                    result.checks.append(grade_check(slug, fn, sub, ref, outcome.functions, path.name, replay))
+                    if budget is not None and budget.spent:
+                        result.checks.append(_zero(slug, fn, budget.message()))
+                        continue
+                    result.checks.append(grade_check(slug, fn, calls, ref, outcome.functions, path.name, replay))
     if result.problem:
         zero_all(result, checks)
     result.seconds = time.perf_counter() - start
-    return result
+    return bounded(result)
 
 
 def import_timeout(call_timeout: float) -> float:
@@ -119,7 +126,7 @@ def zero_all(result: ExerciseResult, checks) -> ExerciseResult:
 def ungraded(slug: str, problem: str, missing: bool = False) -> ExerciseResult:
     """Every check of ``slug`` at zero: there was no answer to grade, and ``problem`` says why."""
     result = ExerciseResult(slug, registry.get(slug).title, problem=problem, missing=missing)
-    return zero_all(result, checks_of(slug))
+    return bounded(zero_all(result, checks_of(slug)))
 
 
 def with_notes(result: ExerciseResult, notes) -> ExerciseResult:

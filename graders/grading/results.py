@@ -7,7 +7,27 @@ readable.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import re
+from dataclasses import asdict, dataclass, field, replace
+
+MAX_CHECK_TEXT = 4_000  # characters of feedback one check may give
+MAX_FILE_TEXT = 32_000  # characters of feedback one exercise file may give, all checks together
+# Control characters (but newline and tab), DEL, C1 controls and the bidirectional-text controls:
+# from a student's error text they could move the cursor, hide text or write the clipboard.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` with every control character but newline and tab written as an escape (``\\x1b``)."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` shortened to about ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"... ({len(text) - limit} more characters not shown)"
 
 
 @dataclass(frozen=True)
@@ -48,6 +68,20 @@ class ExerciseResult:
         return d
 
 
+def bounded(result: ExerciseResult) -> ExerciseResult:
+    """``result`` with its texts cleaned of control characters and cut to size: at most
+    MAX_CHECK_TEXT characters a check and about MAX_FILE_TEXT for the whole file."""
+    left = MAX_FILE_TEXT
+    checks = []
+    for c in result.checks:
+        text = cut(clean(c.message), max(200, min(MAX_CHECK_TEXT, left)))
+        left -= len(text)
+        checks.append(replace(c, message=text))
+    result.checks = checks
+    result.problem = cut(clean(result.problem), MAX_CHECK_TEXT)
+    return result
+
+
 def to_gradescope(results, *, include_timing: bool = False) -> dict:
     tests = []
     for r in results:
@@ -78,16 +112,17 @@ def from_gradescope(data: dict) -> list:
 
     by = {}
     for t in data["tests"]:
-        slug = str(t["exercise"])
+        slug = clean(str(t["exercise"]))
         if slug not in by:
             title = registry.BY_SLUG[slug].title if slug in registry.BY_SLUG else slug
             by[slug] = ExerciseResult(slug, title)
         name = str(t["name"])
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
-        message = str(t.get("output", ""))
+        message = clean(str(t.get("output", "")))
         if outcome == "undecided" and message.startswith("Undecided: "):
             message = message[len("Undecided: "):]
+        name = clean(name)
         by[slug].checks.append(CheckResult(
             slug, name[len(prefix):] if name.startswith(prefix) else name, float(t["score"]),
             float(t["max_score"]), outcome, message,
