@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -54,11 +55,13 @@ def demo() -> int:
         print("the reference solutions did not get full marks: this is a bug", file=sys.stderr)
         return code
     print("\n=== Batch-grading the sample class in demo/submissions ===\n", flush=True)
-    run(grade, "grade", DEMO_STUDENTS, "--out", DEMO_OUT, "--force")
+    shutil.rmtree(DEMO_OUT, ignore_errors=True)  # a fresh demo every time
+    run(grade, "grade", DEMO_STUDENTS, "--out", DEMO_OUT)
     for student in sorted(p for p in DEMO_STUDENTS.iterdir() if p.is_dir()):
         print(f"\n=== Feedback for {student.name} (checks that lost points) ===\n", flush=True)
-        run(grade, "show", DEMO_OUT / student.name / "results.json", "--only-failed")
-    print(f"\nThe gradebook is {DEMO_OUT / 'gradebook.csv'}; each student's results.json is beside it.")
+        run(grade, "show", DEMO_OUT / "students" / student.name / "results.json", "--only-failed")
+    print(f"\nThe gradebook is {DEMO_OUT / 'gradebook.csv'}; each student's results.json is in "
+          f"{DEMO_OUT / 'students'}/<student>/.")
     return 0
 
 

@@ -97,7 +97,7 @@ def main() -> int:
         b_wall, b_per, b_scores = baseline(class_dir, students, args.jobs)
         mismatched = []
         for s in students:
-            data = json.loads((out / s / "results.json").read_text())
+            data = json.loads((out / "students" / s / "results.json").read_text())
             if abs(data["score"] - b_scores[s]) > 1e-9:
                 mismatched.append(f"{s}: batch {data['score']} vs baseline {b_scores[s]}")
         k = len(b_per)

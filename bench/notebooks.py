@@ -174,7 +174,7 @@ def nbgrader_scores(course: Path) -> dict:
 
 def our_scores(out: Path) -> dict:
     scores = {}
-    for path in out.glob("*/results.json"):
+    for path in out.glob("students/*/results.json"):
         for t in json.loads(path.read_text(encoding="utf-8"))["tests"]:
             key = (path.parent.name, t["exercise"])
             scores[key] = scores.get(key, 0.0) + float(t["score"])

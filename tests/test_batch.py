@@ -39,7 +39,7 @@ def klass(tmp_path_factory):
 def test_every_student_gets_a_results_json_with_every_exercise(klass):
     subs, out = klass
     for student in sorted(p.name for p in subs.iterdir()):
-        data = json.loads((out / student / "results.json").read_text())
+        data = json.loads((out / "students" / student / "results.json").read_text())
         assert {t["exercise"] for t in data["tests"]} == set(SLUGS)
         for t in data["tests"]:
             assert {"name", "score", "max_score", "output", "visibility", "status"} <= set(t)
@@ -56,7 +56,7 @@ def test_gradebook_has_a_row_per_student_that_adds_up(klass):
     assert rows[0] == ["student", *SLUGS, "total"]
     assert [r[0] for r in rows[1:]] == sorted(p.name for p in subs.iterdir())
     for r in rows[1:]:
-        data = json.loads((out / r[0] / "results.json").read_text())
+        data = json.loads((out / "students" / r[0] / "results.json").read_text())
         assert float(r[-1]) == pytest.approx(data["score"])
         assert float(r[-1]) == pytest.approx(sum(float(x) for x in r[1:-1]))
 
@@ -74,11 +74,11 @@ def test_a_run_killed_part_way_resumes_to_the_same_result(klass, tmp_path):
            "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 240
-    while not list(target.glob("*/results.json")) and time.monotonic() < deadline and proc.poll() is None:
+    while not list(target.glob("students/*/results.json")) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    done = list(target.glob("*/results.json"))
+    done = list(target.glob("students/*/results.json"))
     assert 1 <= len(done) < STUDENTS, "the run was not stopped part-way"
     assert not (target / "gradebook.csv").exists()
     code = main(["grade", str(subs), "--out", str(target), "--no-progress"])
@@ -95,9 +95,9 @@ def test_students_already_graded_are_kept_unless_forced(klass, tmp_path, capsys)
     (copy / first / "softmax.py").write_text("def softmax(z, axis=-1):\n    return z\n")
     assert main(["grade", str(copy), "--out", str(target), "--no-progress"]) == 0
     assert "already graded" in capsys.readouterr().out
-    assert (target / first / "results.json").read_bytes() == (out / first / "results.json").read_bytes()
+    assert (target / "students" / first / "results.json").read_bytes() == (out / "students" / first / "results.json").read_bytes()
     assert main(["grade", str(copy), "--out", str(target), "--no-progress", "--force"]) == 0
-    data = json.loads((target / first / "results.json").read_text())
+    data = json.loads((target / "students" / first / "results.json").read_text())
     assert sum(t["score"] for t in data["tests"] if t["exercise"] == "softmax") < 10
 
 
@@ -109,7 +109,7 @@ def test_stray_files_are_skipped_with_a_reason(tmp_path, capsys):
     assert main(["grade", str(subs), "--out", str(tmp_path / "graded"), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "skipped notes.txt: not a folder" in out
-    assert (tmp_path / "graded" / "ann" / "results.json").exists()
+    assert (tmp_path / "graded" / "students" / "ann" / "results.json").exists()
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -19,6 +19,7 @@ import pytest
 from graders import registry
 from graders.cli import main
 from graders.classroom.course import BuildError, answer_source, differences, render
+from graders.classroom.public import INSTRUCTOR_ONLY
 from graders.grading.engine import ROOT, checks_of, grade_file
 from graders.grading.notebook import grade_namespace, hidden_checks, public_checks
 
@@ -72,7 +73,7 @@ def test_build_writes_the_course_and_check_reports_differences(tmp_path, capsys)
         assert (course / rel).read_bytes() == (COURSE / rel).read_bytes(), rel
     for a in registry.ASSIGNMENTS:  # the public package next to the notebooks, without hidden checks
         assert (course / "source" / a / "attn_checks" / "grading" / "notebook.py").is_file()
-        for rel in ("hidden", "classroom", "grading/batch.py"):
+        for rel in INSTRUCTOR_ONLY:
             assert not (course / "source" / a / "attn_checks" / rel).exists(), rel
     assert main(["course", "build", "--check", "--course", str(course)]) == 0
     target = course / "source" / "part3_attention" / "softmax.ipynb"

@@ -297,7 +297,7 @@ def graded(tmp_path_factory):
 
 
 def _results(graded, student, out="out"):
-    return json.loads((graded[out] / student / "results.json").read_text(encoding="utf-8"))
+    return json.loads((graded[out] / "students" / student / "results.json").read_text(encoding="utf-8"))
 
 
 def _tests(graded, student, slug):
@@ -372,7 +372,7 @@ def test_no_file_outside_the_output_folder_changes(graded):
     if not graded["pwned_before"]:
         assert not PWNED.exists()
     written = {str(p.relative_to(graded["out"])) for p in graded["out"].rglob("*") if p.is_file()}
-    assert written == {"gradebook.csv", *(f"{s}/results.json" for s in _students())}
+    assert written == {"gradebook.csv", *(f"students/{s}/results.json" for s in _students())}
 
 
 if __name__ == "__main__":

@@ -82,6 +82,15 @@ def _no_answer_cell(slug):
     return change
 
 
+def _deep_json(nb):
+    """A notebook whose JSON is nested 100,000 levels deep (valid JSON all the same)."""
+    return json.dumps(nb)[:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+# Crafted notebooks: each must cost only its own exercise, with the reason, never the batch.
+CRAFTED = {**SOLUTION, "softmax": _deep_json, "attention": "y = " + "-" * 100_000 + "1\n" + SOLUTION["attention"],
+           "multi_head": SOLUTION["multi_head"] + "#" * 300_000 + "\n"}
+
 CLASS = {
     "ref": dict(SOLUTION),
     "stub": {},  # every released notebook untouched
@@ -91,6 +100,7 @@ CLASS = {
     "cheat": {**SOLUTION, "softmax": CHEAT},
     "hostile": {**SOLUTION, "softmax": lambda nb: _extra_cell(HOSTILE_CELL)(
         nbkit.set_answer(nb, "softmax", SOLUTION["softmax"]))},
+    "crafted": CRAFTED,
 }
 
 
@@ -121,13 +131,13 @@ def graded(tmp_path_factory):
 
 def _per_exercise(out, student):
     per = dict.fromkeys((e.slug for e in registry.EXERCISES), 0.0)
-    for t in json.loads((out / student / "results.json").read_text())["tests"]:
+    for t in json.loads((out / "students" / student / "results.json").read_text())["tests"]:
         per[t["exercise"]] += t["score"]
     return per
 
 
 def _tests(out, student, slug):
-    return [t for t in json.loads((out / student / "results.json").read_text())["tests"] if t["exercise"] == slug]
+    return [t for t in json.loads((out / "students" / student / "results.json").read_text())["tests"] if t["exercise"] == slug]
 
 
 def test_reference_full_marks_stub_zero_mutant_loses_points(graded):
@@ -148,6 +158,19 @@ def test_broken_notebooks_score_zero_with_the_reason(graded):
         assert per[slug] == 0
         assert all(words in t["output"] for t in _tests(out, "broken", slug) if t["max_score"]), slug
     assert per["variance_proof"] == registry.get("variance_proof").points  # the rest is graded as usual
+
+
+def test_crafted_notebooks_cost_only_their_own_exercise(graded):
+    _, out = graded
+    per = _per_exercise(out, "crafted")
+    reasons = {"softmax": "nested far too deeply", "multi_head": "more than any answer needs",
+               "attention": "attention.py"}
+    for slug, words in reasons.items():
+        assert per[slug] == 0, slug
+        assert all(words in t["output"] for t in _tests(out, "crafted", slug) if t["max_score"]), slug
+    for e in registry.EXERCISES:
+        if e.slug not in reasons:
+            assert per[e.slug] == e.points, e.slug
 
 
 def test_magic_lines_are_commented_out_and_said_in_the_feedback(graded):

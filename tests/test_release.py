@@ -15,7 +15,7 @@ from graders import registry
 from graders.classroom import leaks, needles as needle_kinds
 from graders.cli import main
 from graders.grading.engine import checks_of, reference
-from graders.classroom.public import copy_public
+from graders.classroom.public import INSTRUCTOR_ONLY, copy_public
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_POINTS = sum(c.spec.points for e in registry.EXERCISES for c in checks_of(e.slug, hidden=False))
@@ -104,7 +104,7 @@ def test_check_in_the_bundle_gives_the_reference_full_public_marks(copy):
 def test_copy_public_under_another_name_imports_and_has_public_checks_only(tmp_path):
     target = copy_public(tmp_path, "attn_checks")
     assert target == tmp_path / "attn_checks"
-    for rel in ("hidden", "classroom", "grading/batch.py"):
+    for rel in INSTRUCTOR_ONLY:
         assert not (target / rel).exists(), rel
     assert (target / "grading" / "notebook.py").is_file() and (target / "kit" / "props.py").is_file()
     paths = [str(tmp_path), *dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))]
@@ -202,7 +202,7 @@ def test_the_hidden_checks_folder_copied_in_is_found(copy, needles):
         assert any(f.startswith(f"graders/hidden/{e.slug}.py line") for f in found), e.slug
 
 
-@pytest.mark.parametrize("rel", ["hidden", "classroom", "grading/batch.py"])
+@pytest.mark.parametrize("rel", INSTRUCTOR_ONLY)
 def test_an_instructor_only_module_copied_in_is_found(copy, rel):
     """The bundle holds what `check` needs, never the hidden checks, the classroom or the batch grader."""
     source, target = ROOT / "graders" / rel, copy / "graders" / rel

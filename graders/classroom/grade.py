@@ -34,7 +34,7 @@ def register(subparsers) -> None:
     grd = subparsers.add_parser(
         "grade", help="grade a folder of student submissions (instructors)",
         description="Grade SUBMISSIONS/<student>/<slug>.py for every student folder, in parallel "
-                    "sandboxed workers. Writes OUT/<student>/results.json (Gradescope's shape) and "
+                    "sandboxed workers. Writes OUT/students/<student>/results.json (Gradescope's shape) and "
                     "OUT/gradebook.csv, atomically. Students already graded in OUT are kept, so an "
                     "interrupted run resumes where it stopped; --force grades everyone again. "
                     "SUBMISSIONS may also be nbgrader's submitted/ folder "
@@ -53,6 +53,11 @@ def register(subparsers) -> None:
                      help="wall time allowed for one call of a student's function (default: 10)")
     grd.add_argument("--memory", type=int, default=1024, metavar="MB",
                      help="address-space limit of a student's worker (default: 1024)")
+    grd.add_argument("--file-budget", type=float, default=Options.file_budget, metavar="SECONDS",
+                     help="wall time for all the calls of one exercise file; checks left when it is spent "
+                          f"score zero, saying so (default: {Options.file_budget:g})")
+    grd.add_argument("--student-budget", type=float, default=Options.student_budget, metavar="SECONDS",
+                     help=f"wall time for all of one student's files (default: {Options.student_budget:g})")
     grd.add_argument("--force", action="store_true", help="grade again students already graded in OUT")
     grd.add_argument("--no-progress", action="store_true", help="no progress bar")
     grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
@@ -72,6 +77,8 @@ def _run(parser, args) -> int:
         parser.error("--timeout must be a positive number of seconds")
     if args.memory < 256:
         parser.error("--memory must be at least 256 MB (NumPy and SymPy need room)")
+    if args.file_budget <= 0 or args.student_budget <= 0:
+        parser.error("--file-budget and --student-budget must be positive numbers of seconds")
     subs_real, out_real = subs.resolve(), out.resolve()
     if out_real == subs_real or subs_real in out_real.parents:
         parser.error(f"--out {out} is inside SUBMISSIONS; it would be graded as a student")
@@ -83,7 +90,8 @@ def _run(parser, args) -> int:
     if args.nbgrader_course is not None:
         course = _nbgrader_preflight(parser, args, subs_real, out_real)
     run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
-                force=args.force, progress=not args.no_progress))
+                force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
+                student_budget=args.student_budget))
     if course is not None:
         from .nbgradebook import write
 

@@ -23,6 +23,7 @@ import warnings
 from pathlib import Path
 
 from .. import registry
+from ..grading.outfiles import results_path, student_id
 
 
 class GradebookError(Exception):
@@ -58,14 +59,14 @@ def _fill_class():
     from traitlets import Bool, Unicode
 
     class FillFromResults(Preprocessor):
-        """Stand-in for nbgrader's Execute: the test cells' output from OUT/<student>/results.json."""
+        """Stand-in for nbgrader's Execute: the test cells' output from OUT/students/<student>/results.json."""
 
         out = Unicode("", help="attn-grade's OUT folder").tag(config=True)
         enabled = Bool(True)  # nbconvert's preprocessors are off unless told otherwise
 
         def preprocess(self, nb, resources):
             info = resources["nbgrader"]
-            data = json.loads((Path(self.out) / info["student"] / "results.json").read_text(encoding="utf-8"))
+            data = json.loads(results_path(Path(self.out), student_id(info["student"])).read_text(encoding="utf-8"))
             self._per, self._count = split_points(data), 0
             return super().preprocess(nb, resources)
 
@@ -164,7 +165,7 @@ def _write(config, students, out, progress):
             lines = [ln for ln in (outcome.get("log") or "").splitlines() if ln.startswith("[ERROR]")]
             problems.append(f"{student}/{assignment}: nbgrader wrote no autograded notebooks "
                             f"({lines[0][8:] if lines else 'see nbgrader autograde'}); scores set directly")
-        data = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        data = json.loads(results_path(out, student_id(student)).read_text(encoding="utf-8"))
         fixed += _set_scores(Gradebook, coursedir, student, assignment, split_points(data))
     if fixed:
         problems.append(f"{fixed} score(s) in the gradebook differed from our results and were set from them")

@@ -24,9 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
-from ..grading.batch import SOURCES, Layout, write_atomic
+from ..grading.batch import Layout
+from ..grading.outfiles import SOURCES, student_id, write_atomic
 
 MAGIC_NOTE = "IPython line not run by the grader"
+# Bounds on what is read, far above any honest notebook of this course (a few tens of KB, an
+# answer cell of a few KB): a crafted notebook must cost its own student a zero, nothing more.
+MAX_NOTEBOOK_BYTES = 16 << 20
+MAX_ANSWER_CHARS = 200_000
 
 
 class NotebookProblem(Exception):
@@ -72,10 +77,7 @@ def _text(source) -> str:
 def answer_source(path: Path, slug: str) -> str:
     """The source of the one code cell with grade id ``<slug>-answer``; NotebookProblem if none or several."""
     gid = f"{slug}-answer"
-    try:
-        nb = json.loads(Path(path).read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise NotebookProblem(f"it is not a readable notebook (not valid JSON: {exc})") from None
+    nb = _read_json(Path(path))
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list):
         raise NotebookProblem("it is not a notebook (no list of cells)")
@@ -93,13 +95,35 @@ def answer_source(path: Path, slug: str) -> str:
                               "(a copied answer cell makes the answer ambiguous)")
     if found[0].get("cell_type") != "code":
         raise NotebookProblem(f"its cell {gid!r} is not a code cell")
-    return _text(found[0].get("source", ""))
+    source = _text(found[0].get("source", ""))
+    if len(source) > MAX_ANSWER_CHARS:
+        raise NotebookProblem(f"its answer cell holds {len(source)} characters, more than any answer needs "
+                              f"(the limit is {MAX_ANSWER_CHARS})")
+    return source
+
+
+def _read_json(path: Path):
+    """The notebook as JSON, read within bounds; NotebookProblem saying why not."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_NOTEBOOK_BYTES + 1)
+    except OSError as exc:
+        raise NotebookProblem(f"it could not be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise NotebookProblem(f"it is larger than {MAX_NOTEBOOK_BYTES >> 20} MB, far more than a notebook "
+                              f"of this course holds")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise NotebookProblem(f"it is not a readable notebook (not valid JSON: {str(exc)[:200]})") from None
+    except (RecursionError, MemoryError):
+        raise NotebookProblem("it is not a readable notebook (its JSON is nested far too deeply)") from None
 
 
 def _parses(source: str) -> bool:
     try:
         ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested too deeply: the sandbox says so
         return False
     return True
 
@@ -138,7 +162,8 @@ def extract(root: Path, work: Path):
         if entry.name.startswith("."):
             continue
         if entry.is_symlink() or not entry.is_dir():
-            skipped.append(f"{entry.name}: not a folder (nbgrader's layout is <student>/<assignment>/<slug>.ipynb)")
+            skipped.append(f"{student_id(entry.name)}: not a folder (nbgrader's layout is "
+                           f"<student>/<assignment>/<slug>.ipynb)")
             continue
         by_name[entry.name] = Student(entry.name, work / entry.name)
     for student in by_name.values():

@@ -4,33 +4,37 @@ How SUBMISSIONS is laid out is a ``Layout``. ``FOLDERS``, the default, is one
 folder per student with any subset of the exercise files (``<slug>.py``);
 nbgrader's submitted/ folder is another (graders/classroom/nbsubmit.py), which
 extracts the answer cells to OUT/.sources/<student>/<slug>.py first. For each
-student this writes OUT/<student>/results.json (Gradescope's shape, an
-``exercise`` key on every test) and at the end OUT/gradebook.csv. Both are
-written atomically; students whose results.json already exists are kept
-(resume after an interruption) unless ``force``.
+student this writes OUT/students/<student>/results.json (Gradescope's shape,
+an ``exercise`` key on every test) and at the end OUT/gradebook.csv
+(outfiles.py). Both are written atomically; students whose results.json
+already exists are kept (resume after an interruption) unless ``force``.
 
 Grading runs in ``jobs`` processes. Each grades a student's files in one
 sandboxed worker (graders/sandbox/) whose scratch folder is the layout's jail
 root (SUBMISSIONS itself, or OUT/.sources), so the other students' files are
-not there.
+not there, within time budgets for each file and for the student (budget.py).
+A job process that dies (killed, out of memory) is noticed: the students it
+may have been grading are graded again, each alone in a fresh job process, and
+one whose grading dies again gets "grading crashed" while the batch goes on.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import signal
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
 
 from .. import registry
+from .outfiles import already_graded, gradebook_text, remove_torn_files, results_path, student_id, write_atomic
 
 
 @dataclass(frozen=True)
@@ -38,122 +42,12 @@ class Options:
     submissions: Path
     out: Path
     jobs: int = os.cpu_count() or 1
-    timeout: float = 10.0
+    timeout: float = 10.0  # wall seconds for one call of a student's function
     memory_mb: int = 1024
     force: bool = False
     progress: bool = True
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so a reader sees the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def discover(submissions: Path):
-    """(students as (name, folder), skipped entries with reasons), sorted by name."""
-    students, skipped = [], []
-    for entry in sorted(os.scandir(submissions), key=lambda e: e.name):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_symlink():
-            skipped.append(f"{entry.name}: a symbolic link, not a folder")
-        elif entry.is_dir():
-            students.append((entry.name, Path(entry.path)))
-        else:
-            skipped.append(f"{entry.name}: not a folder (each student needs a folder of <slug>.py files)")
-    return students, skipped
-
-
-def _already_graded(path: Path) -> bool:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("tests"), list)
-
-
-# ------------------------------------------------------------------ in a job process
-def _job_init():
-    from ..sandbox.jail import PR_SET_PDEATHSIG, _libc
-
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the batch
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-
-
-def grade_student(task):
-    """Grade one student's folder; return (name, results.json text, facts for the summary).
-
-    ``problems``: slug -> (message, missing) for exercises handed in without an
-    answer to grade; ``notes``: slug -> notes for the feedback (both from the Layout).
-    """
-    from ..sandbox.handle import Worker
-    from ..sandbox.zygote import Jail, Limits
-    from .engine import grade_file, import_timeout, ungraded, with_notes
-    from .results import to_gradescope
-
-    name, folder, submissions, timeout, memory_mb, problems, notes = task
-    start = time.perf_counter()
-    jail = Jail.for_folder(submissions, limits=Limits(memory_mb=memory_mb))
-    results = []
-    with Worker(folder, jail=jail, import_timeout=import_timeout(timeout)) as worker:
-        for ex in registry.EXERCISES:
-            if ex.slug in problems:
-                results.append(ungraded(ex.slug, *problems[ex.slug]))
-                continue
-            result = grade_file(ex.slug, Path(folder) / f"{ex.slug}.py", call_timeout=timeout, worker=worker)
-            results.append(with_notes(result, notes.get(ex.slug, ())))
-        sandbox = dict(worker.sandbox)
-    data = to_gradescope(results)
-    facts = {
-        "scores": {r.exercise: r.points for r in results},
-        "full": {r.exercise: r.points >= r.max_points for r in results},
-        "missing": [r.exercise for r in results if r.missing],
-        "errors": [f"{r.exercise}: {r.problem}" for r in results if r.problem and not r.missing],
-        "sandbox": sandbox,
-        "seconds": time.perf_counter() - start,
-    }
-    return name, json.dumps(data, indent=2, sort_keys=True) + "\n", facts
-
-
-# ------------------------------------------------------------------ the batch
-def gradebook_text(out: Path, students) -> str:
-    slugs = [e.slug for e in registry.EXERCISES]
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["student", *slugs, "total"])
-    for name, _ in students:
-        data = json.loads((out / name / "results.json").read_text(encoding="utf-8"))
-        per = dict.fromkeys(slugs, 0.0)
-        for t in data["tests"]:
-            if t.get("exercise") in per:
-                per[t["exercise"]] += float(t["score"])
-        row = [round(per[s], 6) for s in slugs]
-        writer.writerow([name, *[f"{v:g}" for v in row], f"{round(sum(row), 6):g}"])
-    return buf.getvalue()
-
-
-def _remove_torn_files(out: Path) -> None:
-    """Temporary files a killed run left behind (write_atomic names them .<name>.<random>.tmp)."""
-    if out.is_dir():
-        for pattern in (".gradebook.csv.*.tmp", "*/.results.json.*.tmp", f"{SOURCES}/*/.*.tmp"):
-            for path in out.glob(pattern):
-                path.unlink(missing_ok=True)
-
-
-SOURCES = ".sources"  # OUT/.sources/<student>/<slug>.py: sources a layout took from what was handed in
+    file_budget: float = 60.0  # wall seconds for all the calls of one exercise file
+    student_budget: float = 240.0  # wall seconds for all of one student's files
 
 
 @dataclass(frozen=True)
@@ -165,6 +59,21 @@ class Layout:
     read: Callable  # read(opts) -> (students as (name, folder, problems, notes), jail root, skipped lines)
 
 
+def discover(submissions: Path):
+    """(students as (name, folder), skipped entries with reasons), sorted by name."""
+    students, skipped = [], []
+    for entry in sorted(os.scandir(submissions), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_symlink():
+            skipped.append(f"{student_id(entry.name)}: a symbolic link, not a folder")
+        elif entry.is_dir():
+            students.append((entry.name, Path(entry.path)))
+        else:
+            skipped.append(f"{student_id(entry.name)}: not a folder (each student needs a folder of <slug>.py files)")
+    return students, skipped
+
+
 def _read_folders(opts: Options):
     found, skipped = discover(opts.submissions)
     return [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
@@ -173,33 +82,153 @@ def _read_folders(opts: Options):
 FOLDERS = Layout("folders", "one folder of <slug>.py files per student", _read_folders)
 
 
+@dataclass(frozen=True)
+class Task:
+    """One student to grade, as a job process receives it."""
+
+    name: str  # the student's id (outfiles.student_id)
+    folder: str
+    root: str  # the jail's scratch root
+    opts: Options
+    problems: dict  # slug -> (message, missing): handed in without an answer to grade
+    notes: dict  # slug -> notes for the feedback
+    mark: str = ""  # a file the job creates when it starts this task
+
+
+# ------------------------------------------------------------------ in a job process
+def _job_init():
+    from ..sandbox.jail import PR_SET_PDEATHSIG, _libc
+
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the batch
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+
+
+def grade_student(task: Task):
+    """Grade one student's folder; return (name, results.json text, facts for the summary)."""
+    if task.mark:
+        os.close(os.open(task.mark, os.O_CREAT | os.O_WRONLY, 0o600))  # "started", for the parent
+    from ..sandbox.handle import Worker
+    from ..sandbox.zygote import Jail, Limits
+    from .budget import Budget
+    from .engine import grade_file, import_timeout, ungraded, with_notes
+
+    opts, start = task.opts, time.perf_counter()
+    jail = Jail.for_folder(task.root, limits=Limits(memory_mb=opts.memory_mb))
+    student = Budget(opts.student_budget, "one student")
+    results = []
+    with Worker(task.folder, jail=jail, import_timeout=import_timeout(opts.timeout)) as worker:
+        for ex in registry.EXERCISES:
+            if ex.slug in task.problems:
+                results.append(ungraded(ex.slug, *task.problems[ex.slug]))
+            elif student.spent:
+                results.append(ungraded(ex.slug, student.message()))
+            else:
+                budget = student.within(opts.file_budget, "one exercise file")
+                result = grade_file(ex.slug, Path(task.folder) / f"{ex.slug}.py", call_timeout=opts.timeout,
+                                    worker=worker, budget=budget)
+                results.append(with_notes(result, task.notes.get(ex.slug, ())))
+        sandbox = dict(worker.sandbox)
+    facts = {
+        "scores": {r.exercise: r.points for r in results},
+        "full": {r.exercise: r.points >= r.max_points for r in results},
+        "missing": [r.exercise for r in results if r.missing],
+        "errors": [f"{r.exercise}: {r.problem}" for r in results if r.problem and not r.missing],
+        "sandbox": sandbox,
+        "seconds": time.perf_counter() - start,
+    }
+    return task.name, _results_text(results), facts
+
+
+def _results_text(results) -> str:
+    from .results import to_gradescope
+
+    return json.dumps(to_gradescope(results), indent=2, sort_keys=True) + "\n"
+
+
+def _crashed(task: Task, why: str):
+    """What a student gets whose grading could not finish: every exercise at zero, saying why."""
+    from .engine import ungraded
+
+    problem = f"grading crashed: {why}; ask your instructor to grade your work again"
+    results = [ungraded(ex.slug, problem) for ex in registry.EXERCISES]
+    facts = {"scores": dict.fromkeys(registry.BY_SLUG, 0.0), "full": dict.fromkeys(registry.BY_SLUG, False),
+             "missing": [], "errors": [problem], "sandbox": {}, "seconds": 0.0}
+    return task.name, _results_text(results), facts
+
+
+# ------------------------------------------------------------------ the batch
 def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     """Grade everything; return facts about each student graded in this run."""
-    _remove_torn_files(opts.out)
+    remove_torn_files(opts.out)
     found, root, skipped = layout.read(opts)
-    students = [(n, f) for n, f, _, _ in found]
+    students = [student_id(n) for n, _, _, _ in found]
     for line in skipped:
         say(f"skipped {line}")
-    todo = [s for s in found if opts.force or not _already_graded(opts.out / s[0] / "results.json")]
-    kept = len(students) - len(todo)
-    if kept:
-        say(f"{kept} student(s) already graded in {opts.out}: kept (use --force to grade them again)")
-    tasks = [(n, str(f), str(root), opts.timeout, opts.memory_mb, problems, notes)
-             for n, f, problems, notes in todo]
+    tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes) for n, f, problems, notes in found]
+    todo = [t for t in tasks if opts.force or not already_graded(opts.out, t.name)]
+    if len(tasks) > len(todo):
+        say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out}: kept (use --force to grade them again)")
     facts = {}
-    bar = _progress(len(tasks), opts.progress)
-    ctx = get_context("fork")
-    with ctx.Pool(processes=max(1, min(opts.jobs, len(tasks) or 1)), initializer=_job_init) as pool:
-        try:
-            for name, text, fact in pool.imap_unordered(grade_student, tasks):
-                write_atomic(opts.out / name / "results.json", text)
-                facts[name] = fact
-                bar.update(1)
-        finally:
-            bar.close()
+    bar = _progress(len(todo), opts.progress)
+
+    def done(name, text, fact):
+        write_atomic(results_path(opts.out, name), text)
+        facts[name] = fact
+        bar.update(1)
+
+    try:
+        _grade_all(todo, opts.jobs, done)
+    finally:
+        bar.close()
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, students))
     say(summary(opts.out, students, facts, layout))
     return facts
+
+
+def _grade_all(tasks, jobs, done, rounds=3) -> None:
+    """Grade ``tasks`` in a pool of job processes; if one dies, grade its students again alone."""
+    for _ in range(rounds):
+        if not tasks:
+            return
+        tasks, suspects = _pool(tasks, jobs, done)
+        for task in suspects:  # started when a job process died: alone, so a second death is its own
+            again, started = _pool([task], 1, done)
+            if started:
+                done(*_crashed(task, "the process grading your work ended abruptly, twice (killed, or out of "
+                                     "memory)"))
+            tasks += again
+    for task in tasks:
+        done(*_crashed(task, "the grading processes kept ending abruptly"))
+
+
+def _pool(tasks, jobs, done):
+    """Run ``tasks``; return (those never started, those started but unfinished) if a job process died."""
+    with tempfile.TemporaryDirectory(prefix="attn-grade-batch-") as marks:
+        tasks = [replace(t, mark=os.path.join(marks, str(i))) for i, t in enumerate(tasks)]
+        left = {t.mark: t for t in tasks}
+        pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(tasks))), mp_context=get_context("fork"),
+                                   initializer=_job_init)
+        try:
+            futures = {pool.submit(grade_student, t): t for t in tasks}
+            for future in as_completed(futures):
+                task = futures[future]
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    continue
+                except Exception as exc:  # noqa: BLE001 - not the student's doing; the batch goes on
+                    outcome = _crashed(task, f"the grader failed ({type(exc).__name__}: {exc})")
+                done(*outcome)
+                del left[task.mark]
+        except BaseException:  # Ctrl-C: do not wait for the students being graded
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+        started = [t for t in left.values() if os.path.exists(t.mark)]
+        waiting = [replace(t, mark="") for t in left.values() if not os.path.exists(t.mark)]
+    return waiting, [replace(t, mark="") for t in started]
 
 
 def _progress(total, enabled):
@@ -210,7 +239,10 @@ def _progress(total, enabled):
 
 
 def summary(out: Path, students, facts, layout: Layout = FOLDERS) -> str:
-    lines = [f"Graded {len(students)} student(s); results in {out}/<student>/results.json, "
+    import csv
+    import io
+
+    lines = [f"Graded {len(students)} student(s); results in {out}/students/<student>/results.json, "
              f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout.description}"]
     if not students:
         return "\n".join(lines)
@@ -228,11 +260,12 @@ def summary(out: Path, students, facts, layout: Layout = FOLDERS) -> str:
         for name in sorted(errors):
             for err in errors[name]:
                 lines.append(f"  {name}: {err}")
-    if facts:
-        box = next(iter(facts.values()))["sandbox"]
-        lines.append("Isolation: " + "; ".join(box.get("measures", [])))
-        for m in box.get("missing", []):
+    boxes = [f["sandbox"] for f in facts.values() if f["sandbox"]]
+    if boxes:
+        lines.append("Isolation: " + "; ".join(boxes[0].get("measures", [])))
+        for m in boxes[0].get("missing", []):
             lines.append("Not isolated: " + m)
+    if facts:
         secs = sorted(f["seconds"] for f in facts.values())
         lines.append(f"Time per student: median {statistics.median(secs):.2f} s")
     return "\n".join(lines)

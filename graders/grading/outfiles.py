@@ -1,0 +1,108 @@
+"""What a batch writes in OUT, and how: never half a file, never a name a student chose raw.
+
+    OUT/students/<id>/results.json   one per student (Gradescope's shape)
+    OUT/gradebook.csv                one row per student
+    OUT/.sources/<id>/               sources a layout took from what was handed in
+
+Results go under students/ so that no student folder, whatever its name
+("gradebook.csv", ".sources"), can land on another output. ``<id>`` is the
+folder name as handed in, with what could not be written plainly escaped: bytes
+that are not UTF-8 as ``\\xff``, control characters likewise, a backslash as
+``\\\\``; the escape is one to one, so two folders never share an id. In
+gradebook.csv a cell that a spreadsheet would run as a formula (one starting
+with = + - @, a tab or a carriage return) is prefixed with a quote, as OWASP's
+guidance on CSV injection says.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .. import registry
+from .results import CONTROL
+
+STUDENTS = "students"
+SOURCES = ".sources"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so a reader sees the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def student_id(name: str) -> str:
+    """A folder name as read from the disk (undecodable bytes as surrogates) made safe to write and print."""
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif 0xD800 <= code <= 0xDFFF or CONTROL.match(ch):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def results_path(out: Path, student: str) -> Path:
+    """Where the results of ``student`` (an id from ``student_id``) go."""
+    return Path(out) / STUDENTS / student / "results.json"
+
+
+def already_graded(out: Path, student: str) -> bool:
+    try:
+        data = json.loads(results_path(out, student).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("tests"), list)
+
+
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text, never runs as a formula."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def gradebook_text(out: Path, students) -> str:
+    """gradebook.csv for ``students`` (ids), from their results.json files."""
+    slugs = [e.slug for e in registry.EXERCISES]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["student", *slugs, "total"])
+    for name in students:
+        data = json.loads(results_path(out, name).read_text(encoding="utf-8"))
+        per = dict.fromkeys(slugs, 0.0)
+        for t in data["tests"]:
+            if t.get("exercise") in per:
+                per[t["exercise"]] += float(t["score"])
+        row = [round(per[s], 6) for s in slugs]
+        writer.writerow([csv_cell(name), *[f"{v:g}" for v in row], f"{round(sum(row), 6):g}"])
+    return buf.getvalue()
+
+
+def remove_torn_files(out: Path) -> None:
+    """Temporary files a killed run left behind (write_atomic names them .<name>.<random>.tmp)."""
+    if out.is_dir():
+        for pattern in (".gradebook.csv.*.tmp", f"{STUDENTS}/*/.results.json.*.tmp", f"{SOURCES}/*/.*.tmp"):
+            for path in out.glob(pattern):
+                path.unlink(missing_ok=True)
