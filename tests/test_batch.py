@@ -86,19 +86,62 @@ def test_a_run_killed_part_way_resumes_to_the_same_result(klass, tmp_path):
     assert _files(target) == _files(out)  # torn temporary files of the killed run are gone too
 
 
-def test_students_already_graded_are_kept_unless_forced(klass, tmp_path, capsys):
+def test_only_students_whose_files_changed_are_graded_again(klass, tmp_path, capsys):
+    """Results are kept while nothing they depend on changed; a changed file is never left stale."""
     subs, out = klass
     copy, target = tmp_path / "class", tmp_path / "graded"
     shutil.copytree(subs, copy)
     shutil.copytree(out, target)
-    first = sorted(p.name for p in copy.iterdir())[0]
+    first, *others = sorted(p.name for p in copy.iterdir())
+    before = {n: (target / "students" / n / "results.json").stat().st_mtime_ns for n in others}
     (copy / first / "softmax.py").write_text("def softmax(z, axis=-1):\n    return z\n")
     assert main(["grade", str(copy), "--out", str(target), "--no-progress"]) == 0
-    assert "already graded" in capsys.readouterr().out
-    assert (target / "students" / first / "results.json").read_bytes() == (out / "students" / first / "results.json").read_bytes()
-    assert main(["grade", str(copy), "--out", str(target), "--no-progress", "--force"]) == 0
+    assert f"{len(others)} student(s) already graded" in capsys.readouterr().out
     data = json.loads((target / "students" / first / "results.json").read_text())
     assert sum(t["score"] for t in data["tests"] if t["exercise"] == "softmax") < 10
+    for n in others:  # untouched: not even rewritten
+        assert (target / "students" / n / "results.json").stat().st_mtime_ns == before[n]
+    assert main(["grade", str(copy), "--out", str(target), "--no-progress", "--force"]) == 0
+    assert "already graded" not in capsys.readouterr().out
+    assert all((target / "students" / n / "results.json").stat().st_mtime_ns != before[n] for n in others)
+
+
+def test_changed_settings_grade_everyone_again(klass, tmp_path, capsys):
+    subs, out = klass
+    target = tmp_path / "graded"
+    shutil.copytree(out, target)
+    assert main(["grade", str(subs), "--out", str(target), "--no-progress"]) == 0
+    assert f"{STUDENTS} student(s) already graded" in capsys.readouterr().out
+    assert main(["grade", str(subs), "--out", str(target), "--no-progress", "--timeout", "9"]) == 0
+    assert "already graded" not in capsys.readouterr().out
+
+
+def test_one_assignment_or_one_student_at_a_time(klass, tmp_path, capsys):
+    subs, out = klass
+    target = tmp_path / "part3"
+    assert main(["grade", str(subs), "--out", str(target), "--no-progress", "--assignment", "part3_attention"]) == 0
+    said = capsys.readouterr().out
+    part3 = [e for e in registry.EXERCISES if e.assignment == "part3_attention"]
+    assert f"/ {sum(e.points for e in part3):g} (part3_attention only)" in said
+    rows = list(csv.reader((target / "gradebook.csv").read_text().splitlines()))
+    assert rows[0] == ["student", *(e.slug for e in part3), "total"]
+    for r in rows[1:]:
+        mine = json.loads((target / "students" / r[0] / "results.json").read_text())
+        full = json.loads((out / "students" / r[0] / "results.json").read_text())
+        assert {t["exercise"] for t in mine["tests"]} == {e.slug for e in part3}
+        assert mine["tests"] == [t for t in full["tests"] if t["exercise"] in {e.slug for e in part3}]
+    with pytest.raises(SystemExit):  # the same OUT for the whole course would replace part3's results
+        main(["grade", str(subs), "--out", str(target), "--no-progress"])
+    assert "holds results for other exercises" in capsys.readouterr().err
+    one = sorted(p.name for p in subs.iterdir())[1]
+    alone = tmp_path / "alone"
+    assert main(["grade", str(subs), "--out", str(alone), "--no-progress", "--student", one]) == 0
+    assert sorted(p.name for p in (alone / "students").iterdir()) == [one]
+    assert (alone / "students" / one / "results.json").read_bytes() == \
+        (out / "students" / one / "results.json").read_bytes()
+    with pytest.raises(SystemExit):
+        main(["grade", str(subs), "--out", str(alone), "--no-progress", "--student", "nobody"])
+    assert "no student called nobody" in capsys.readouterr().err
 
 
 def test_stray_files_are_skipped_with_a_reason(tmp_path, capsys):

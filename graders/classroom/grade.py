@@ -12,8 +12,10 @@ import argparse
 import os
 from pathlib import Path
 
-from ..grading.batch import FOLDERS, Options, discover
+from .. import registry
+from ..grading.batch import FOLDERS, BatchError, Options, discover
 from ..grading.batch import run as run_batch
+from ..grading.outfiles import student_id
 from . import nbsubmit
 
 __all__ = ["Options", "layout_of", "run", "register"]
@@ -58,7 +60,15 @@ def register(subparsers) -> None:
                           f"score zero, saying so (default: {Options.file_budget:g})")
     grd.add_argument("--student-budget", type=float, default=Options.student_budget, metavar="SECONDS",
                      help=f"wall time for all of one student's files (default: {Options.student_budget:g})")
-    grd.add_argument("--force", action="store_true", help="grade again students already graded in OUT")
+    grd.add_argument("--assignment", action="append", default=[], choices=registry.ASSIGNMENTS, metavar="NAME",
+                     help="grade this assignment's exercises only (repeatable; default: every assignment "
+                          "handed in): results.json, the gradebook and the summary then hold its points only; "
+                          f"one of {', '.join(registry.ASSIGNMENTS)}")
+    grd.add_argument("--student", action="append", default=[], metavar="ID",
+                     help="grade this student only (repeatable; default: every student)")
+    grd.add_argument("--force", action="store_true",
+                     help="grade again students whose results are up to date (a student is graded again "
+                          "anyway when their files, the graders, the solutions or the settings changed)")
     grd.add_argument("--no-progress", action="store_true", help="no progress bar")
     grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
                      help="also write the scores into this nbgrader course (its gradebook and "
@@ -89,16 +99,23 @@ def _run(parser, args) -> int:
     course = None
     if args.nbgrader_course is not None:
         course = _nbgrader_preflight(parser, args, subs_real, out_real)
-    run(Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
-                force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
-                student_budget=args.student_budget))
+    opts = Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
+                   force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
+                   student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
+                   students=tuple(dict.fromkeys(args.student)))
+    try:
+        facts = run(opts)
+    except BatchError as exc:
+        parser.error(str(exc))
     if course is not None:
         from .nbgradebook import write
 
-        students = [name for name, _ in discover(subs_real)[0]]
-        done = write(course, students, out_real, progress=not args.no_progress)
+        students = [name for name, _ in discover(subs_real)[0]
+                    if not opts.students or name in opts.students or student_id(name) in opts.students]
+        done = write(course, students, out_real, progress=not args.no_progress,
+                     assignments=opts.assignments or None, changed=set(facts))
         print(f"nbgrader gradebook of {args.nbgrader_course}: {done['written']} submission(s) autograded "
-              f"from our results (autograded/ notebooks and auto scores)")
+              f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:
             print("  " + line)
     return 0

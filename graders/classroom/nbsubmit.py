@@ -154,8 +154,10 @@ def _write(path: Path, text: str) -> None:
         write_atomic(path, text)
 
 
-def extract(root: Path, work: Path):
-    """Write ``<work>/<student>/<slug>.py`` from every answer cell; return (students, skipped)."""
+def extract(root: Path, work: Path, exercises=None):
+    """Write ``<work>/<student>/<slug>.py`` from the answer cell of each exercise of ``exercises``
+    (slugs; default: all); return (students, skipped)."""
+    chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     root, work = Path(root), Path(work)
     by_name, skipped = {}, []
     for entry in sorted(os.scandir(root), key=lambda e: e.name):
@@ -167,14 +169,14 @@ def extract(root: Path, work: Path):
             continue
         by_name[entry.name] = Student(entry.name, work / entry.name)
     for student in by_name.values():
-        _extract_student(root / student.name, student)
+        _extract_student(root / student.name, student, chosen)
     return list(by_name.values()), skipped
 
 
-def _extract_student(src: Path, student: Student) -> None:
+def _extract_student(src: Path, student: Student, exercises) -> None:
     student.folder.mkdir(parents=True, exist_ok=True)
     wanted = set()
-    for ex in registry.EXERCISES:
+    for ex in exercises:
         nb = src / ex.assignment / f"{ex.slug}.ipynb"
         where = f"{student.name}/{ex.assignment}/"
         if nb.is_symlink():
@@ -200,12 +202,20 @@ def _extract_student(src: Path, student: Student) -> None:
 
 
 # ------------------------------------------------------------------ the batch's layout
-def _read(opts):
+def _read(opts, exercises):
     """The batch's view of nbgrader's layout: answer cells extracted to OUT/.sources/."""
-    found, skipped = extract(opts.submissions, opts.out / SOURCES)
+    found, skipped = extract(opts.submissions, opts.out / SOURCES, exercises)
     students = [(s.name, s.folder, s.problems, s.notes) for s in found]
     return students, opts.out / SOURCES, skipped
 
 
+def present(opts) -> tuple:
+    """The assignments some student handed in: what a run grades unless told otherwise."""
+    return tuple(name for name in registry.ASSIGNMENTS
+                 if any(folder.is_dir() and not folder.is_symlink()
+                        for student, folder in _assignment_dirs(Path(opts.submissions)) if folder.name == name))
+
+
 LAYOUT = Layout("nbgrader", "nbgrader's submitted/<student>/<assignment>/<slug>.ipynb; only the answer cells "
-                            "(grade id <slug>-answer) were taken, copied to OUT/.sources/, never executed", _read)
+                            "(grade id <slug>-answer) were taken, copied to OUT/.sources/, never executed", _read,
+                present)

@@ -1,7 +1,7 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
 That is the registry, the public graders (graders/<slug>.py), kit/, sandbox/,
-grading/ without the batch grader (batch.py, outfiles.py), and the command (cli.py). Never the hidden checks,
+grading/ without the batch grader (batch.py, outfiles.py, digest.py), and the command (cli.py). Never the hidden checks,
 the instructor's tooling (this folder) or the batch grader. ``copy_public``
 writes that copy: as graders/ in the student bundle (release.py) and as
 attn_checks/ beside the nbgrader notebooks (course.py). The leak scan
@@ -15,7 +15,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # Paths inside the package that students never get.
-INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py", "grading/outfiles.py")
+INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py", "grading/outfiles.py", "grading/digest.py")
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
 
 

@@ -8,7 +8,8 @@
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
     batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
-                 (batch.py and outfiles.py are for instructors only: students never get them)
+    digest.py    what a student's result depends on, so that an unchanged one is kept
+                 (batch.py, outfiles.py and digest.py are for instructors only: students never get them)
 
 May import: grading/, kit/, sandbox/ and the registry.
 """

@@ -13,6 +13,9 @@ Grading runs in ``jobs`` processes. Each grades a student's files in one
 sandboxed worker (graders/sandbox/) whose scratch folder is the layout's jail
 root (SUBMISSIONS itself, or OUT/.sources), so the other students' files are
 not there, within time budgets for each file and for the student (budget.py).
+``assignments`` and ``students`` narrow a run: then results.json, the gradebook
+and the summary hold those assignments' exercises only. A student is graded
+again whenever anything their result depends on has changed (digest.py).
 A job process that dies (killed, out of memory) is noticed: the students it
 may have been grading are graded again, each alone in a fresh job process, and
 one whose grading dies again gets "grading crashed" while the batch goes on.
@@ -34,7 +37,8 @@ from pathlib import Path
 from typing import Callable
 
 from .. import registry
-from .outfiles import already_graded, gradebook_text, remove_torn_files, results_path, student_id, write_atomic
+from .digest import student_digest
+from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,12 @@ class Options:
     progress: bool = True
     file_budget: float = 60.0  # wall seconds for all the calls of one exercise file
     student_budget: float = 240.0  # wall seconds for all of one student's files
+    assignments: tuple = ()  # grade these assignments' exercises only (default: the layout's choice)
+    students: tuple = ()  # grade these students only (ids or folder names; default: all)
+
+
+class BatchError(ValueError):
+    """The run cannot start as asked (an unknown student, OUT holding another selection)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +66,9 @@ class Layout:
 
     name: str  # "folders", "nbgrader", ...
     description: str  # for the summary: what was read, and how
-    read: Callable  # read(opts) -> (students as (name, folder, problems, notes), jail root, skipped lines)
+    # read(opts, exercises) -> (students as (name, folder, problems, notes), jail root, skipped lines)
+    read: Callable
+    present: Callable = None  # present(opts) -> the assignments handed in, the default selection
 
 
 def discover(submissions: Path):
@@ -74,7 +86,7 @@ def discover(submissions: Path):
     return students, skipped
 
 
-def _read_folders(opts: Options):
+def _read_folders(opts: Options, exercises):
     found, skipped = discover(opts.submissions)
     return [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
 
@@ -92,6 +104,8 @@ class Task:
     opts: Options
     problems: dict  # slug -> (message, missing): handed in without an answer to grade
     notes: dict  # slug -> notes for the feedback
+    exercises: tuple  # the slugs to grade
+    digest: str  # what the result depends on (digest.py)
     mark: str = ""  # a file the job creates when it starts this task
 
 
@@ -117,7 +131,7 @@ def grade_student(task: Task):
     student = Budget(opts.student_budget, "one student")
     results = []
     with Worker(task.folder, jail=jail, import_timeout=import_timeout(opts.timeout)) as worker:
-        for ex in registry.EXERCISES:
+        for ex in map(registry.get, task.exercises):
             if ex.slug in task.problems:
                 results.append(ungraded(ex.slug, *task.problems[ex.slug]))
             elif student.spent:
@@ -136,13 +150,15 @@ def grade_student(task: Task):
         "sandbox": sandbox,
         "seconds": time.perf_counter() - start,
     }
-    return task.name, _results_text(results), facts
+    return task.name, _results_text(task, results), facts
 
 
-def _results_text(results) -> str:
+def _results_text(task: Task, results) -> str:
     from .results import to_gradescope
 
-    return json.dumps(to_gradescope(results), indent=2, sort_keys=True) + "\n"
+    data = to_gradescope(results)
+    data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises)}
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
 def _crashed(task: Task, why: str):
@@ -150,24 +166,30 @@ def _crashed(task: Task, why: str):
     from .engine import ungraded
 
     problem = f"grading crashed: {why}; ask your instructor to grade your work again"
-    results = [ungraded(ex.slug, problem) for ex in registry.EXERCISES]
-    facts = {"scores": dict.fromkeys(registry.BY_SLUG, 0.0), "full": dict.fromkeys(registry.BY_SLUG, False),
+    results = [ungraded(slug, problem) for slug in task.exercises]
+    facts = {"scores": dict.fromkeys(task.exercises, 0.0), "full": dict.fromkeys(task.exercises, False),
              "missing": [], "errors": [problem], "sandbox": {}, "seconds": 0.0}
-    return task.name, _results_text(results), facts
+    return task.name, _results_text(replace(task, digest=""), results), facts  # no digest: graded again
 
 
 # ------------------------------------------------------------------ the batch
 def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     """Grade everything; return facts about each student graded in this run."""
     remove_torn_files(opts.out)
-    found, root, skipped = layout.read(opts)
-    students = [student_id(n) for n, _, _, _ in found]
+    exercises = _exercises(opts, layout)
+    everyone, root, skipped = layout.read(opts, exercises)
+    found = _chosen(everyone, opts.students)
+    _check_selection(opts, exercises)
     for line in skipped:
         say(f"skipped {line}")
-    tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes) for n, f, problems, notes in found]
-    todo = [t for t in tasks if opts.force or not already_graded(opts.out, t.name)]
+    settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
+                "student_budget": opts.student_budget, "exercises": exercises}
+    tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
+                  student_digest(f, settings, problems, notes)) for n, f, problems, notes in found]
+    todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
     if len(tasks) > len(todo):
-        say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out}: kept (use --force to grade them again)")
+        say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
+            f"and settings: kept (use --force to grade them again)")
     facts = {}
     bar = _progress(len(todo), opts.progress)
 
@@ -180,9 +202,51 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
         _grade_all(todo, opts.jobs, done)
     finally:
         bar.close()
-    write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, students))
-    say(summary(opts.out, students, facts, layout))
+    handed_in = {student_id(n) for n, _, _, _ in everyone}
+    book = [n for n in _graded(opts.out) if n in handed_in]
+    write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
+    say(summary(opts.out, book, facts, layout, exercises))
     return facts
+
+
+def _exercises(opts: Options, layout: Layout) -> tuple:
+    """The slugs of this run: those of the assignments asked for, or those the layout finds handed in."""
+    names = opts.assignments or (layout.present(opts) if layout.present else ()) or registry.ASSIGNMENTS
+    unknown = [n for n in names if n not in registry.ASSIGNMENTS]
+    if unknown:
+        raise BatchError(f"no assignment called {', '.join(unknown)}; the assignments are "
+                         f"{', '.join(registry.ASSIGNMENTS)}")
+    return tuple(e.slug for e in registry.EXERCISES if e.assignment in names)
+
+
+def _chosen(found, wanted):
+    """The students asked for (by id or folder name), or a BatchError naming those not found."""
+    if not wanted:
+        return found
+    by = {}
+    for entry in found:
+        by.setdefault(entry[0], entry)
+        by.setdefault(student_id(entry[0]), entry)
+    missing = [w for w in wanted if w not in by]
+    if missing:
+        raise BatchError(f"no student called {', '.join(map(student_id, missing))} in the submissions")
+    return list({id(by[w]): by[w] for w in wanted}.values())
+
+
+def _check_selection(opts: Options, exercises) -> None:
+    """Refuse to replace results made for other exercises (another --assignment) unless forced."""
+    if opts.force:
+        return
+    for name in _graded(opts.out):
+        before = stored(opts.out, name).get("exercises")
+        if before is not None and tuple(before) != tuple(exercises):
+            raise BatchError(f"{opts.out} holds results for other exercises ({', '.join(before)}); grade into "
+                             f"another --out folder (one per assignment, say), or pass --force to replace them")
+
+
+def _graded(out: Path) -> list:
+    """The students with a results.json in OUT, by id, sorted."""
+    return sorted(p.parent.name for p in (Path(out) / "students").glob("*/results.json"))
 
 
 def _grade_all(tasks, jobs, done, rounds=3) -> None:
@@ -238,20 +302,23 @@ def _progress(total, enabled):
                 dynamic_ncols=True)
 
 
-def summary(out: Path, students, facts, layout: Layout = FOLDERS) -> str:
+def summary(out: Path, students, facts, layout: Layout = FOLDERS, exercises=None) -> str:
     import csv
     import io
 
+    chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     lines = [f"Graded {len(students)} student(s); results in {out}/students/<student>/results.json, "
              f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout.description}"]
     if not students:
         return "\n".join(lines)
     rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))
     totals = [float(r["total"]) for r in rows]
-    top = sum(e.points for e in registry.EXERCISES)
-    lines.append(f"Mean total: {statistics.mean(totals):.2f} / {top:g}")
+    top = sum(e.points for e in chosen)
+    names = sorted({e.assignment for e in chosen}, key=registry.ASSIGNMENTS.index)
+    what = "" if len(chosen) == len(registry.EXERCISES) else f" ({', '.join(names)} only)"
+    lines.append(f"Mean total: {statistics.mean(totals):.2f} / {top:g}{what}")
     lines.append("Full marks per exercise:")
-    for e in registry.EXERCISES:
+    for e in chosen:
         full = sum(1 for r in rows if float(r[e.slug]) >= e.points)
         lines.append(f"  {e.slug:<15} {full:>4}/{len(rows)}  ({100 * full / len(rows):.0f} %)")
     errors = {n: f["errors"] for n, f in facts.items() if f["errors"]}

@@ -70,12 +70,16 @@ def results_path(out: Path, student: str) -> Path:
     return Path(out) / STUDENTS / student / "results.json"
 
 
-def already_graded(out: Path, student: str) -> bool:
+def stored(out: Path, student: str) -> dict:
+    """What the results.json of ``student`` says it was made from (``extra_data``), or {} if none."""
     try:
         data = json.loads(results_path(out, student).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("tests"), list)
+        return {}
+    if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
+        return {}
+    extra = data.get("extra_data")
+    return extra if isinstance(extra, dict) else {"digest": None}
 
 
 def csv_cell(text: str) -> str:
@@ -83,9 +87,10 @@ def csv_cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def gradebook_text(out: Path, students) -> str:
-    """gradebook.csv for ``students`` (ids), from their results.json files."""
-    slugs = [e.slug for e in registry.EXERCISES]
+def gradebook_text(out: Path, students, slugs=None) -> str:
+    """gradebook.csv for ``students`` (ids), from their results.json files: a column per exercise of
+    ``slugs`` (default: all), then the total."""
+    slugs = list(slugs or registry.BY_SLUG)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["student", *slugs, "total"])
