@@ -144,7 +144,8 @@ def make_submissions(course: Path, students: int, seed: int = 2026) -> dict:
 
 
 def nbgrader_autograde(course: Path, assignments=None, students=()) -> float:
-    """Run the real ``nbgrader autograde`` (kernels execute every cell); return the wall time."""
+    """Run the real ``nbgrader autograde`` (kernels execute every cell); return the wall time.
+    The course refuses nbgrader's own autograde unless ATTN_UNHARDENED=1 (graders/classroom/nbguard.py)."""
     from graders import registry
 
     start = time.perf_counter()
@@ -152,7 +153,7 @@ def nbgrader_autograde(course: Path, assignments=None, students=()) -> float:
         for who in students or [None]:
             cmd = [_exe("nbgrader"), "autograde", name, "--force", "--log-level=ERROR"]
             subprocess.run(cmd + ([f"--student={who}"] if who else []), cwd=course, check=True,
-                           capture_output=True, env=_env())
+                           capture_output=True, env={**_env(), "ATTN_UNHARDENED": "1"})
     return time.perf_counter() - start
 
 

@@ -95,7 +95,7 @@ def graded(tmp_path_factory):
     for slug, name in MUTANT.items():
         _with_answer(submitted / "mutant" / PART / f"{slug}.ipynb",
                      (ROOT / "tests" / "mutants" / slug / f"{name}.py").read_text(encoding="utf-8"))
-    _nbgrader(course, env, "autograde", f"--assignment={PART}")
+    _nbgrader(course, {**env, "ATTN_UNHARDENED": "1"}, "autograde", f"--assignment={PART}")  # nbguard.py
     _nbgrader(course, env, "generate_feedback", f"--assignment={PART}")
     _nbgrader(course, env, "export", f"--to={tmp / 'grades.csv'}")
     from nbgrader.api import Gradebook
@@ -109,13 +109,13 @@ def graded(tmp_path_factory):
     with open(tmp / "grades.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     print("nbgrader seconds:", {k: round(v, 1) for k, v in TIMINGS.items()})
-    yield course, scores, rows
+    yield course, scores, rows, env
 
 
 def test_release_holds_no_answer(graded):
     from graders.classroom.leaks import find_leaks
 
-    course, _, _ = graded
+    course, _, _, _ = graded
     for assignment in registry.ASSIGNMENTS:
         assert (course / "release" / assignment / "attn_checks" / "grading" / "notebook.py").is_file()
     assert find_leaks(course / "release") == []
@@ -123,7 +123,7 @@ def test_release_holds_no_answer(graded):
 
 
 def test_reference_earns_every_automatic_point(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     for e in registry.of_assignment(PART):
         grades = scores["ref", e.slug]
         auto = grades["public"][0] + grades["hidden"][0]
@@ -133,14 +133,14 @@ def test_reference_earns_every_automatic_point(graded):
 
 
 def test_untouched_release_earns_nothing(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     for e in registry.of_assignment(PART):
         grades = scores["stub", e.slug]
         assert all(got == 0 for got, _ in grades.values()), (e.slug, grades)
 
 
 def test_mutant_scores_as_the_sandboxed_engine_does(graded):
-    _, scores, _ = graded
+    _, scores, _, _ = graded
     for slug, name in MUTANT.items():
         grades = scores["mutant", slug]
         result = grade_file(slug, ROOT / "tests" / "mutants" / slug / f"{name}.py")
@@ -152,7 +152,7 @@ def test_mutant_scores_as_the_sandboxed_engine_does(graded):
 
 
 def test_feedback_and_export(graded):
-    course, _, rows = graded
+    course, _, rows, _ = graded
     for student in ("ref", "stub", "mutant"):
         for e in registry.of_assignment(PART):
             html = course / "feedback" / student / PART / f"{e.slug}.html"
@@ -163,3 +163,21 @@ def test_feedback_and_export(graded):
     assert float(part["ref"]["raw_score"]) == full
     assert float(part["stub"]["raw_score"]) == 0
     assert 0 <= float(part["mutant"]["raw_score"]) < full
+
+
+def test_nbgraders_own_autograde_is_refused_naming_the_hardened_command(graded, tmp_path):
+    """In this course `nbgrader autograde` (and formgrader's Autograde button, which runs the same
+    converter) would run notebooks unprotected: it refuses, and the gradebook is left as it was."""
+    course, scores, _, env = graded
+    course = Path(shutil.copytree(course, tmp_path / "course", symlinks=True))
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", f"--assignment={PART}", "--force",
+                           f"--CourseDirectory.root={course}"], cwd=course, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode != 0
+    assert "attn-grade grade" in proc.stdout + proc.stderr and "ATTN_UNHARDENED=1" in proc.stdout + proc.stderr
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for (student, slug), want in scores.items():
+            nb = gb.find_submission_notebook(slug, PART, student)
+            assert {g.name.rsplit("-", 1)[1]: (g.auto_score, g.max_score) for g in nb.grades} == want

@@ -2,7 +2,9 @@
 
     grade.py        attn-grade grade: read a class in either layout, batch-grade it
     nbsubmit.py     nbgrader's submitted/ layout: take the answer cells out, never run them
-    nbgradebook.py  put our scores into an nbgrader course's gradebook and autograded/ notebooks
+    nbgradebook.py  put our scores into an nbgrader course's gradebook and autograded/ notebooks, with care
+    nbfill.py       what nbgrader's converter gets instead of a kernel run: our results, stand-in pages
+    nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     course.py       attn-grade course build: the nbgrader course, generated from one source
     public.py       what students get of the package (copy_public)
     release.py      attn-grade release: the student bundle

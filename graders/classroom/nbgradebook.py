@@ -1,29 +1,36 @@
 """Put ``attn-grade grade``'s scores into an nbgrader course, as if autograded there.
 
-For each student and assignment this runs nbgrader's own Autograde converter
-with one change: its ``Execute`` step (a kernel running the student's notebook
-with the tests) is replaced by :class:`FillFromResults`, which writes our
-sandboxed results into the test cells as their output: the feedback text on
-stdout and the points as the cell's value, a float, nbgrader's partial credit.
-Everything else is nbgrader's: the student and the submission (with its
-timestamp) are created in the gradebook, locked cells are restored from the
-source, outputs are cleared, autograded/<student>/<assignment>/*.ipynb is
-written, SaveAutoGrades stores the auto scores, late penalties apply. So
-formgrader, ``nbgrader generate_feedback`` and ``nbgrader export`` work as after
-``nbgrader autograde``. The scores are then checked against our results, and
-set from them where nbgrader could not write a notebook (one that is not JSON).
+For each student and assignment that needs it this runs nbgrader's own
+Autograde converter with one change: its Execute step (a kernel running the
+student's notebook with the tests) is replaced by our sandboxed results
+(nbfill.py). Everything else is nbgrader's: the student and the submission
+(with its timestamp) are created in the gradebook, locked cells are restored
+from the source, autograded/<student>/<assignment>/*.ipynb is written,
+SaveAutoGrades stores the auto scores, the course's late policy applies. So
+formgrader, ``nbgrader generate_feedback`` and ``nbgrader export`` work as
+after ``nbgrader autograde``. With care:
+
+* only what changed is written: a submission whose student was graded again,
+  whose gradebook scores differ from ours, or that has no autograded copy yet;
+* each gradebook score that differs from ours (after a run of nbgrader's own
+  autograde, say) is reported, before -> after, before anything is written;
+* a person's work stays: manual scores and comments are nbgrader's to keep,
+  and "needs manual grade" is never turned back on for a cell a person graded;
+* a notebook we could not read, or one not handed in, gets a stand-in page
+  saying why, so the student's other notebooks are autograded and reviewable.
 
 nbgrader is needed on this path only; it is imported here, never elsewhere.
 """
 
 from __future__ import annotations
 
-import json
 import warnings
 from pathlib import Path
 
 from .. import registry
 from ..grading.outfiles import results_path, student_id
+
+STAGING = ".nbgrader"  # OUT/.nbgrader/submitted/: what nbgrader's converter reads (nbfill.stage)
 
 
 class GradebookError(Exception):
@@ -33,59 +40,10 @@ class GradebookError(Exception):
 def _nbgrader():
     try:
         import nbgrader  # noqa: F401
-        from nbconvert.preprocessors import Preprocessor
+        import nbconvert  # noqa: F401
     except ImportError:
         raise GradebookError("--nbgrader-course needs nbgrader, which is not installed "
                              "(pip install nbgrader, or this project's 'course' extra)") from None
-    return Preprocessor
-
-
-def split_points(results: dict) -> dict:
-    """slug -> {"public": points, "hidden": points, "text": {"public": ..., "hidden": ...}} from results.json."""
-    from ..grading.report import render_text
-    from ..grading.results import from_gradescope
-
-    per = {}
-    for r in from_gradescope(results):
-        for vis in ("public", "hidden"):
-            part = type(r)(r.exercise, r.title, [c for c in r.checks if c.visibility == vis], r.problem, r.missing)
-            per.setdefault(r.exercise, {"text": {}})[vis] = part.points
-            per[r.exercise]["text"][vis] = render_text([part], totals=False) if part.checks else ""
-    return per
-
-
-def _fill_class():
-    Preprocessor = _nbgrader()
-    from traitlets import Bool, Unicode
-
-    class FillFromResults(Preprocessor):
-        """Stand-in for nbgrader's Execute: the test cells' output from OUT/students/<student>/results.json."""
-
-        out = Unicode("", help="attn-grade's OUT folder").tag(config=True)
-        enabled = Bool(True)  # nbconvert's preprocessors are off unless told otherwise
-
-        def preprocess(self, nb, resources):
-            info = resources["nbgrader"]
-            data = json.loads(results_path(Path(self.out), student_id(info["student"])).read_text(encoding="utf-8"))
-            self._per, self._count = split_points(data), 0
-            return super().preprocess(nb, resources)
-
-        def preprocess_cell(self, cell, resources, index):
-            gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-            slug, _, part = gid.rpartition("-")
-            if cell.cell_type != "code" or part not in ("public", "hidden") or slug not in self._per:
-                return cell, resources
-            self._count += 1
-            from nbformat.v4 import new_output
-
-            text = self._per[slug]["text"][part]
-            cell.outputs = [new_output("stream", name="stdout", text=text + "\n")] if text else []
-            cell.outputs.append(new_output("execute_result", execution_count=self._count,
-                                           data={"text/plain": repr(float(self._per[slug][part]))}))
-            cell.execution_count = self._count
-            return cell, resources
-
-    return FillFromResults
 
 
 def _config(course: Path, submitted: Path, out: Path):
@@ -95,6 +53,9 @@ def _config(course: Path, submitted: Path, out: Path):
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
+    from .nbfill import fill_class
+    from .nbguard import RefuseUnhardened
+
     cfg_file = course / "nbgrader_config.py"
     if not cfg_file.is_file():
         raise GradebookError(f"--nbgrader-course {course}: no nbgrader_config.py there (not an nbgrader course)")
@@ -102,16 +63,18 @@ def _config(course: Path, submitted: Path, out: Path):
     config.merge(PyFileConfigLoader(cfg_file.name, path=str(course)).load_config())
     config.CourseDirectory.root = str(course)
     config.CourseDirectory.submitted_directory = str(submitted)  # absolute: os.path.join keeps it
-    fill = _fill_class()
+    fill = fill_class()
     config.FillFromResults.out = str(out)
     steps = config.Autograde.get("autograde_preprocessors") or \
         Autograde.class_traits()["autograde_preprocessors"].default()
-    config.Autograde.autograde_preprocessors = [fill if step is Execute else step for step in steps]
-    return config, fill
+    config.Autograde.autograde_preprocessors = [fill if step in (Execute, RefuseUnhardened) else step
+                                                for step in steps]
+    return config
 
 
 def preflight(course: Path, submitted: Path, out: Path):
-    """Check before grading that the course can take the scores; return its config."""
+    """Check before grading that the course can take the scores; return its config (reading the
+    staged copies in OUT/.nbgrader/submitted, see nbfill.stage)."""
     from .nbsubmit import detect
 
     if not detect(submitted):
@@ -121,7 +84,8 @@ def preflight(course: Path, submitted: Path, out: Path):
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.coursedir import CourseDirectory
 
-    config, _ = _config(course, submitted, out)
+    config = _config(course, out / STAGING / "submitted", out)
+    config.AttnGrade.submitted = str(submitted)  # what was handed in (staged copies are graded)
     coursedir = CourseDirectory(config=config)
     db = coursedir.db_url
     if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):]).is_file():
@@ -138,61 +102,161 @@ def preflight(course: Path, submitted: Path, out: Path):
     return config
 
 
-def write(config, students, out: Path, progress: bool = True) -> dict:
-    """Autograde every (student, assignment) our way; return {"written": n, "problems": [...]}."""
-
+def write(config, students, out: Path, progress: bool = True, assignments=None, changed=None, say=print) -> dict:
+    """Autograde our way each (student, assignment) that needs it; return
+    {"written": n, "kept": n, "differences": [...], "problems": [...]}.
+    ``assignments``: only these (default: every assignment handed in); ``changed``: the students
+    (ids) graded again in this run (default: all of them)."""
     with warnings.catch_warnings():  # SQLAlchemy warns about nbgrader's own session use
         warnings.simplefilter("ignore")
-        return _write(config, students, out, progress)
+        return _write(config, students, Path(out), progress, assignments or registry.ASSIGNMENTS, changed, say)
 
 
-def _write(config, students, out, progress):
-    from nbgrader.api import Gradebook
+def _write(config, students, out, progress, assignments, changed, say):
+    from nbgrader.coursedir import CourseDirectory
+    from tqdm import tqdm
+
+    from .nbfill import split_points
+
+    submitted = Path(config.AttnGrade.submitted)
+    course = CourseDirectory(config=config)
+    pairs = [(s, a) for s in students for a in assignments if (submitted / s / a).is_dir()]
+    ours = {s: split_points(_results(out, s)) for s in {s for s, _ in pairs}}
+    todo, differences = [], []
+    for student, assignment in pairs:
+        theirs = _book_scores(course, student, assignment)
+        diff = _differences(student, assignment, ours[student], theirs)
+        differences += diff
+        fresh = (Path(course.root) / course.autograded_directory / student / assignment).is_dir()
+        if diff or not fresh or theirs is None or changed is None or student_id(student) in changed:
+            todo.append((student, assignment))
+    if differences:
+        say(f"nbgrader gradebook: {len(differences)} score(s) differ from the hardened grades and will be "
+            f"replaced:")
+        for line in differences:
+            say("  " + line)
+    problems = []
+    for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=not progress):
+        problems += _autograde(config, submitted, out, student, assignment, ours[student])
+    for student, assignment in sorted(set(pairs) - set(todo)):  # kept, but the late policy may have changed
+        _late_penalties(CourseDirectory(config=config, student_id=student, assignment_id=assignment), student,
+                        assignment)
+    return {"written": len(todo), "kept": len(pairs) - len(todo), "differences": differences, "problems": problems}
+
+
+def _results(out: Path, student: str) -> dict:
+    import json
+
+    return json.loads(results_path(out, student_id(student)).read_text(encoding="utf-8"))
+
+
+def _book_scores(coursedir, student, assignment):
+    """notebook -> {grade id: auto score} in the gradebook now, or None if it has no such submission."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return None
+        return {nb.name: {g.name: g.auto_score for g in nb.grades} for nb in submission.notebooks}
+
+
+def _differences(student, assignment, per, theirs) -> list:
+    """Lines "student assignment/notebook: before -> after" for notebooks whose auto scores differ from ours."""
+    if theirs is None:
+        return []
+    lines = []
+    for ex in registry.of_assignment(assignment):
+        grades = theirs.get(ex.slug, {})
+        before = [grades.get(f"{ex.slug}-{part}") for part in ("public", "hidden")]
+        if all(b is None for b in before):
+            continue
+        after = sum(float(per.get(ex.slug, {}).get(part, 0.0)) for part in ("public", "hidden"))
+        was = sum(float(b or 0.0) for b in before)
+        if abs(was - after) > 1e-9:
+            lines.append(f"{student_id(student)} {assignment}/{ex.slug}: {was:g} -> {after:g}")
+    return lines
+
+
+def _autograde(config, submitted, out, student, assignment, per) -> list:
+    """nbgrader's Autograde of one submission, from our results; the problems met, in words."""
     from nbgrader.converters import Autograde
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.utils import capture_log
-    from tqdm import tqdm
 
-    submitted = Path(config.CourseDirectory.submitted_directory)
-    pairs = [(s, a) for s in students for a in registry.ASSIGNMENTS if (submitted / s / a).is_dir()]
-    problems, fixed = [], 0
-    for student, assignment in tqdm(pairs, unit="notebook set", desc="gradebook", disable=not progress):
-        coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
-        app = Autograde(coursedir=coursedir, config=config)
-        app.force, app.create_student = True, True
-        outcome = capture_log(app)
-        if not outcome["success"]:
-            lines = [ln for ln in (outcome.get("log") or "").splitlines() if ln.startswith("[ERROR]")]
-            problems.append(f"{student}/{assignment}: nbgrader wrote no autograded notebooks "
-                            f"({lines[0][8:] if lines else 'see nbgrader autograde'}); scores set directly")
-        data = json.loads(results_path(out, student_id(student)).read_text(encoding="utf-8"))
-        fixed += _set_scores(Gradebook, coursedir, student, assignment, split_points(data))
+    from .nbfill import stage
+
+    coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
+    release = Path(coursedir.root) / coursedir.release_directory
+    stood_in = stage(submitted, release, Path(coursedir.submitted_directory), student, assignment)
+    kept = _manual_state(coursedir, student, assignment)
+    app = Autograde(coursedir=coursedir, config=config)
+    app.force, app.create_student = True, True
+    outcome = capture_log(app)
+    problems = []
+    if not outcome["success"]:
+        lines = [ln for ln in (outcome.get("log") or "").splitlines() if ln.startswith("[ERROR]")]
+        problems.append(f"{student_id(student)}/{assignment}: nbgrader wrote no autograded notebooks "
+                        f"({lines[0][8:] if lines else 'see nbgrader autograde'}); scores set directly")
+    fixed = _set_scores(coursedir, student, assignment, per, kept)
     if fixed:
-        problems.append(f"{fixed} score(s) in the gradebook differed from our results and were set from them")
-    return {"written": len(pairs), "problems": problems}
+        problems.append(f"{student_id(student)}/{assignment}: {fixed} score(s) nbgrader stored differed from our "
+                        f"results and were set from them")
+    problems += [f"{student_id(student)}/{assignment}/{slug}.ipynb: not graded ({why}); a stand-in page says so"
+                 for slug, why in stood_in]
+    return problems
 
 
-def _set_scores(Gradebook, coursedir, student, assignment, per) -> int:
-    """Make the gradebook's auto scores equal ours; return how many had to change."""
-    from nbgrader.api import MissingEntry
+def _manual_state(coursedir, student, assignment) -> dict:
+    """(notebook, grade id) -> needs_manual_grade, for the grades a person has scored."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return {}
+        return {(nb.name, g.name): g.needs_manual_grade for nb in submission.notebooks for g in nb.grades
+                if g.manual_score is not None}
+
+
+def _set_scores(coursedir, student, assignment, per, kept) -> int:
+    """Make the gradebook's auto scores equal ours and give back a person's flags; return how many
+    auto scores had to change (the late penalty is then worked out again, as nbgrader would)."""
+    from nbgrader.api import Gradebook, MissingEntry
 
     changed = 0
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         gb.update_or_create_student(student)
         try:
-            gb.find_submission(assignment, student)
+            submission = gb.find_submission(assignment, student)
         except MissingEntry:
-            gb.add_submission(assignment, student)
-        for ex in registry.of_assignment(assignment):
-            for part in ("public", "hidden"):
-                try:
-                    grade = gb.find_grade(f"{ex.slug}-{part}", ex.slug, assignment, student)
-                except MissingEntry:
-                    continue
-                want = float(per.get(ex.slug, {}).get(part, 0.0))
-                if grade.auto_score is None or abs(float(grade.auto_score) - want) > 1e-9:
-                    grade.auto_score = want
-                    grade.needs_manual_grade = grade.manual_score is not None
-                    changed += 1
+            submission = gb.add_submission(assignment, student)
+        for nb in submission.notebooks:
+            for grade in nb.grades:
+                slug, _, part = grade.name.rpartition("-")
+                if part in ("public", "hidden") and slug == nb.name:
+                    want = float(per.get(slug, {}).get(part, 0.0))
+                    if grade.auto_score is None or abs(float(grade.auto_score) - want) > 1e-9:
+                        grade.auto_score, changed = want, changed + 1
+                if (nb.name, grade.name) in kept:  # a person graded it: never ask for that again
+                    grade.needs_manual_grade = kept[(nb.name, grade.name)]
         gb.db.commit()
+    if changed:
+        _late_penalties(coursedir, student, assignment)
     return changed
+
+
+def _late_penalties(coursedir, student, assignment) -> None:
+    """nbgrader's own AssignLatePenalties for each notebook of the submission (after scores changed)."""
+    from nbformat.v4 import new_notebook
+    from nbgrader.api import Gradebook
+    from nbgrader.preprocessors import AssignLatePenalties
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        names = [nb.name for nb in gb.find_submission(assignment, student).notebooks]
+    for name in names:
+        resources = {"nbgrader": {"notebook": name, "assignment": assignment, "student": student,
+                                  "db_url": coursedir.db_url}}
+        AssignLatePenalties(config=coursedir.config).preprocess(new_notebook(), resources)

@@ -1,0 +1,14 @@
+"""This course's own nbgrader settings: loaded by nbgrader_config.py, never changed by
+`attn-grade course build`. Both nbgrader and `attn-grade grade --nbgrader-course` use them."""
+
+c = get_config()  # noqa: F821 - nbgrader provides get_config
+
+# Late submissions (nbgrader's LateSubmissionPlugin): 'none' (the default) or 'zero'. Due dates are
+# set per assignment in formgrader's Manage Assignments page, or with `nbgrader db assignment add`.
+# c.LateSubmissionPlugin.penalty_method = "zero"
+
+# The exchange, for `nbgrader release_assignment` and `nbgrader collect`:
+# c.Exchange.root = "/srv/nbgrader/exchange"
+# c.Exchange.timezone = "Europe/Berlin"
+
+# Student ids, if you keep a roster: `nbgrader db student import students.csv`.

@@ -1,0 +1,40 @@
+"""Keep nbgrader's own autograde, and formgrader's Autograde button, off this course.
+
+nbgrader's autograde runs a student's notebook and the test cells in one
+kernel, so a notebook can patch NumPy or the checks and fake a pass
+(tests/test_nbgrade.py keeps one that does). This course is autograded by
+``attn-grade grade --nbgrader-course``, which never runs a notebook. The
+course's nbgrader_config.py puts ``RefuseUnhardened`` in place of nbgrader's
+Execute step; attn-grade's own path replaces it with our results
+(nbgradebook.py). Setting ATTN_UNHARDENED=1 lets nbgrader run as it would,
+to compare the two (the tests and bench/notebooks.py do).
+"""
+
+from __future__ import annotations
+
+import os
+
+from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool
+
+MESSAGE = ("this course is autograded by 'attn-grade grade SUBMITTED --out OUT --nbgrader-course COURSE', "
+           "which grades each answer cell in a sandbox where a student's code cannot patch the checks. "
+           "nbgrader's own autograde (and formgrader's Autograde button) would run the notebooks unprotected, "
+           "so it is turned off here; set ATTN_UNHARDENED=1 to run it anyway, to compare")
+
+
+class UnhardenedAutograde(RuntimeError):
+    pass
+
+
+class RefuseUnhardened(Preprocessor):
+    """In place of nbgrader's Execute: refuse, naming the hardened command (unless ATTN_UNHARDENED=1)."""
+
+    enabled = Bool(True)
+
+    def preprocess(self, nb, resources):
+        if os.environ.get("ATTN_UNHARDENED") == "1":
+            from nbgrader.preprocessors import Execute
+
+            return Execute(parent=self.parent, config=self.config).preprocess(nb, resources)
+        raise UnhardenedAutograde(MESSAGE)
