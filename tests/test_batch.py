@@ -167,3 +167,22 @@ def test_bad_arguments_exit_two_with_a_named_cause(tmp_path, capsys, argv, words
     with pytest.raises(SystemExit) as info:
         main([a.format(subs=subs, tmp=tmp_path) for a in argv])
     assert info.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_an_honest_class_raises_no_integrity_flag_and_a_copy_does(tmp_path, capsys):
+    root = Path(registry.__file__).parent.parent
+    subs = tmp_path / "class"
+    for e in registry.EXERCISES:
+        (subs / "ann").mkdir(parents=True, exist_ok=True)
+        (subs / "bob").mkdir(exist_ok=True)
+        shutil.copy(root / "solutions" / f"{e.slug}.py", subs / "ann" / f"{e.slug}.py")
+        shutil.copy(sorted((root / "tests" / "alternatives" / e.slug).glob("*.py"))[0], subs / "bob" / f"{e.slug}.py")
+    assert main(["grade", str(subs), "--out", str(tmp_path / "graded"), "--no-progress"]) == 0
+    assert "Integrity: nothing to look at" in capsys.readouterr().out
+    assert json.loads((tmp_path / "graded" / "integrity.json").read_text()) == []
+    copy = (subs / "ann" / "softmax.py").read_text()
+    (subs / "bob" / "softmax.py").write_text("# my own work\n" + copy.replace("    ", "  "))  # same tokens
+    assert main(["grade", str(subs), "--out", str(tmp_path / "graded"), "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "ann softmax.py: identical answers: the same softmax answer as ann, bob" in said
+    assert "bob softmax.py: identical answers" in said

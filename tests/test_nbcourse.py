@@ -89,6 +89,9 @@ def test_scores_that_differ_from_the_hardened_ones_are_reported_then_replaced(co
     assert f"cheat part3_attention/softmax: {8.0 + hidden:g} -> {ours:g}" in said
     assert said.index("differ from the hardened") < said.index("submission(s) autograded")
     assert nbkit.nbgrader_scores(course)[("cheat", "softmax")] == pytest.approx(ours)
+    flags = json.loads((out / "integrity.json").read_text())
+    assert {"student": "cheat", "where": "part3_attention/softmax.ipynb", "kind": "unhardened scores",
+            "detail": f"the gradebook held {8.0 + hidden:g} -> {ours:g}"} in flags
 
 
 def test_a_broken_notebook_gets_a_feedback_page_and_its_assignment_stays_reviewable(course):

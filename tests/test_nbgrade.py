@@ -91,6 +91,15 @@ def _deep_json(nb):
 CRAFTED = {**SOLUTION, "softmax": _deep_json, "attention": "y = " + "-" * 100_000 + "1\n" + SOLUTION["attention"],
            "multi_head": SOLUTION["multi_head"] + "#" * 300_000 + "\n"}
 
+def _changed_public_cell(nb):
+    """What a student who edits the locked public-checks cell hands in (nbgrader restores it)."""
+    nbkit.set_answer(nb, "softmax", SOLUTION["softmax"])
+    for cell in nb["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "softmax-public":
+            cell["source"] = "print('all good')\n8.0"
+    return nb
+
+
 CLASS = {
     "ref": dict(SOLUTION),
     "stub": {},  # every released notebook untouched
@@ -101,6 +110,7 @@ CLASS = {
     "hostile": {**SOLUTION, "softmax": lambda nb: _extra_cell(HOSTILE_CELL)(
         nbkit.set_answer(nb, "softmax", SOLUTION["softmax"]))},
     "crafted": CRAFTED,
+    "tamper": {**SOLUTION, "softmax": _changed_public_cell},  # and a changed attn_checks/, see _grade_class
 }
 
 
@@ -108,6 +118,10 @@ def _grade_class(root: Path):
     course = nbkit.make_course(root / "course")
     for student, answers in CLASS.items():
         nbkit.submit(course, student, answers)
+    checks = course / "submitted" / "tamper" / "part3_attention" / "attn_checks"
+    shutil.copytree(course / "release" / "part3_attention" / "attn_checks", checks)
+    with open(checks / "softmax.py", "a") as f:
+        f.write("\n# every check passes now\n")
     code = main(["grade", str(course / "submitted"), "--out", str(root / "graded"), "--nbgrader-course",
                  str(course), "--no-progress", "--jobs", "2"])
     assert code == 0
@@ -171,6 +185,22 @@ def test_crafted_notebooks_cost_only_their_own_exercise(graded):
     for e in registry.EXERCISES:
         if e.slug not in reasons:
             assert per[e.slug] == e.points, e.slug
+
+
+def test_integrity_flags_what_the_hardening_defeated_and_changes_no_score(graded):
+    _, out = graded
+    flags = {(f["student"], f["where"], f["kind"], f["detail"]) for f in json.loads((out / "integrity.json").read_text())}
+    softmax = "part3_attention/softmax.ipynb"
+    assert ("cheat", softmax, "patches the grader", "assigns to np.allclose") in flags
+    assert ("cheat", softmax, "patches the grader", "uses get_ipython") in flags
+    assert ("hostile", softmax, "outside the answer cell", "a cell defines os") in flags
+    assert ("tamper", softmax, "checks cell changed", "the locked cell softmax-public is not the release's") in flags
+    assert ("tamper", "part3_attention/attn_checks", "attn_checks changed", "differs from the release: softmax.py") \
+        in flags
+    copied = {f[0] for f in flags if f[2] == "identical answers" and f[1] == "part1_scores/variance_proof.ipynb"}
+    assert {"ref", "mutant", "cheat", "hostile", "tamper"} <= copied and "stub" not in copied
+    assert not [f for f in flags if f[0] in ("ref", "stub") and f[2] != "identical answers"]
+    assert _per_exercise(out, "tamper")["softmax"] == registry.get("softmax").points  # flags only
 
 
 def test_magic_lines_are_commented_out_and_said_in_the_feedback(graded):

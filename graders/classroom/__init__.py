@@ -6,6 +6,7 @@
     nbfill.py       what nbgrader's converter gets instead of a kernel run: our results, stand-in pages
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     course.py       attn-grade course build: the nbgrader course, generated from one source
+    integrity.py    signs of cheating the hardened grader defeated, for a person to look at
     public.py       what students get of the package (copy_public)
     release.py      attn-grade release: the student bundle
     needles.py      what the leak scan searches for: solutions, exact answers, hidden checks

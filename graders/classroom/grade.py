@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from .. import registry
-from ..grading.batch import FOLDERS, BatchError, Options, discover
+from ..grading.batch import FOLDERS, BatchError, Options, discover, exercises_of
 from ..grading.batch import run as run_batch
 from ..grading.outfiles import student_id
 from . import nbsubmit
@@ -107,6 +107,7 @@ def _run(parser, args) -> int:
         facts = run(opts)
     except BatchError as exc:
         parser.error(str(exc))
+    differences = []
     if course is not None:
         from .nbgradebook import write
 
@@ -118,7 +119,21 @@ def _run(parser, args) -> int:
               f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:
             print("  " + line)
+        differences = done["differences"]
+    _integrity(opts, course, differences)
     return 0
+
+
+def _integrity(opts: Options, course, differences) -> None:
+    """Flags for a person (integrity.py): in the summary and in OUT/integrity.json."""
+    from . import integrity
+
+    layout = layout_of(opts.submissions)
+    release = Path(course.CourseDirectory.root) / "release" if course is not None else None
+    flags = integrity.scan(opts.submissions, layout.name, release, exercises_of(opts, layout))
+    flags += integrity.unhardened(differences)
+    integrity.write(opts.out, flags)
+    print(integrity.summary(flags))
 
 
 def _nbgrader_preflight(parser, args, subs, out):

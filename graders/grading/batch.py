@@ -176,7 +176,7 @@ def _crashed(task: Task, why: str):
 def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     """Grade everything; return facts about each student graded in this run."""
     remove_torn_files(opts.out)
-    exercises = _exercises(opts, layout)
+    exercises = exercises_of(opts, layout)
     everyone, root, skipped = layout.read(opts, exercises)
     found = _chosen(everyone, opts.students)
     _check_selection(opts, exercises)
@@ -209,7 +209,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     return facts
 
 
-def _exercises(opts: Options, layout: Layout) -> tuple:
+def exercises_of(opts: Options, layout: Layout) -> tuple:
     """The slugs of this run: those of the assignments asked for, or those the layout finds handed in."""
     names = opts.assignments or (layout.present(opts) if layout.present else ()) or registry.ASSIGNMENTS
     unknown = [n for n in names if n not in registry.ASSIGNMENTS]
