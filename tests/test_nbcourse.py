@@ -125,3 +125,15 @@ def test_the_late_policy_applies_as_nbgrader_applies_it(course, tmp_path):
     for slug, (ours, nbgraders) in penalties.items():
         assert ours == nbgraders, slug
         assert ours[0] == pytest.approx(ours[1]) and ours[0] > 0, slug  # 'zero': the penalty is the score
+
+
+def test_formgraders_autograde_button_refuses_naming_the_hardened_command(course):
+    """formgrader's Autograde button calls NbGraderAPI.autograde: the same refusal, nothing changed."""
+    from nbgrader.apps import NbGraderAPI
+
+    course, _ = course
+    before = nbkit.nbgrader_scores(course)
+    outcome = NbGraderAPI(config=nbkit.course_config(course)).autograde("part3_attention", "cheat", force=True)
+    assert not outcome["success"]
+    assert "attn-grade grade" in outcome.get("log", "") + outcome.get("error", "")
+    assert nbkit.nbgrader_scores(course) == before
