@@ -60,6 +60,8 @@ def demo() -> int:
     for student in sorted(p for p in DEMO_STUDENTS.iterdir() if p.is_dir()):
         print(f"\n=== Feedback for {student.name} (checks that lost points) ===\n", flush=True)
         run(grade, "show", DEMO_OUT / "students" / student.name / "results.json", "--only-failed")
+    if run(grade, "report", DEMO_OUT, check=False) == 0:
+        print(f"\nThe class report: {(DEMO_OUT / 'report.html').as_uri()} (open it in a browser)")
     print(f"\nThe gradebook is {DEMO_OUT / 'gradebook.csv'}; each student's results.json is in "
           f"{DEMO_OUT / 'students'}/<student>/.")
     return 0

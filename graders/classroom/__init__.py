@@ -7,6 +7,8 @@
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     course.py       attn-grade course build: the nbgrader course, generated from one source
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
+    analysis.py     how a class did: item analysis, known mistakes, errors by cause
+    classreport.py  attn-grade report: all of that as one self-contained HTML file with plots
     public.py       what students get of the package (copy_public)
     release.py      attn-grade release: the student bundle
     needles.py      what the leak scan searches for: solutions, exact answers, hidden checks

@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import tokenize
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -92,11 +93,14 @@ def write(out: Path, flags: list[Flag]) -> None:
     write_atomic(Path(out) / "integrity.json", json.dumps([asdict(f) for f in flags], indent=2) + "\n")
 
 
-def summary(flags: list[Flag]) -> str:
+def summary(flags: list[Flag], most: int = 20) -> str:
     if not flags:
         return "Integrity: nothing to look at"
-    lines = [f"Integrity: {len(flags)} flag(s) for a person to look at (no score was changed by them):"]
-    lines += [f"  {f.student} {f.where}: {f.kind}: {f.detail}" for f in flags]
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(Counter(f.kind for f in flags).items()))
+    lines = [f"Integrity: {len(flags)} flag(s) for a person to look at ({kinds}); no score was changed by them:"]
+    lines += [f"  {f.student} {f.where}: {f.kind}: {f.detail}" for f in flags[:most]]
+    if len(flags) > most:
+        lines.append(f"  ... and {len(flags) - most} more in integrity.json")
     return "\n".join(lines)
 
 

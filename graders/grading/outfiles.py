@@ -29,6 +29,8 @@ from .results import CONTROL
 STUDENTS = "students"
 SOURCES = ".sources"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -36,6 +38,7 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # as open() would make it, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()

@@ -1,0 +1,148 @@
+"""How a class did, from the files ``attn-grade grade`` wrote in OUT: the figures of the report.
+
+``load(out)`` reads OUT/students/*/results.json, OUT/gradebook.csv and
+OUT/integrity.json. From them: each check's share of students who lost points
+on it, with "not attempted" (the stub untouched, the file missing, the
+function not defined) kept apart from "wrong", and the most common hint the
+wrong ones got; the known mistakes across the class (the hints: "It looks
+like ..."), ranked; and the submissions that could not be graded, by cause.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import registry
+
+HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
+NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
+                 "not handed in", "it was not handed in")
+CAUSES = (  # (cause, words in the reason that tell it), first match wins
+    ("timed out", ("timed out", "time budget")),
+    ("crashed", ("ended while", "ended abruptly", "grading crashed", "killed", "ended or hung")),
+    ("missing", ("was not found", "not handed in")),
+    ("unreadable", ("syntax error", "not valid UTF-8", "not a readable notebook", "is not a notebook",
+                    "no answer cell", "cells with grade id", "more than any answer needs", "symbolic link",
+                    "larger than")),
+    ("error at import", ("raised", "importing")),
+)
+
+
+@dataclass
+class Student:
+    name: str
+    scores: dict  # slug -> points
+    total: float
+    tests: list  # the results.json tests
+
+
+@dataclass
+class Item:
+    """One check across the class."""
+
+    exercise: str
+    name: str
+    max_points: float
+    students: int = 0
+    wrong: int = 0
+    not_attempted: int = 0
+    hints: Counter = field(default_factory=Counter)
+
+    @property
+    def lost(self) -> int:
+        return self.wrong + self.not_attempted
+
+    @property
+    def top_hint(self) -> tuple:
+        """(hint, how many wrong answers got it), or ("", 0)."""
+        return self.hints.most_common(1)[0] if self.hints else ("", 0)
+
+
+@dataclass
+class Class:
+    students: list
+    exercises: list  # the registry's Exercise of each gradebook column, in order
+    flags: list  # OUT/integrity.json, if any
+
+    @property
+    def max_total(self) -> float:
+        return sum(e.points for e in self.exercises)
+
+
+def load(out: Path) -> Class:
+    out = Path(out)
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    exercises = [registry.get(s) for s in header[1:-1]]
+    students = []
+    for row in body:
+        name = row[0][1:] if row[0].startswith("'") else row[0]  # the gradebook's guard against formulas
+        data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
+        students.append(Student(name, {e.slug: float(v) for e, v in zip(exercises, row[1:-1])}, float(row[-1]),
+                                data["tests"]))
+    flags_file = out / "integrity.json"
+    flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else []
+    return Class(students, exercises, flags)
+
+
+def attempted(message: str) -> bool:
+    return not any(words in message for words in NOT_ATTEMPTED)
+
+
+def hint_of(message: str) -> str:
+    """The known mistake a message names ("forgot the √d_k scaling"), or ""."""
+    m = HINT.search(message)
+    return " ".join(m.group(1).split()) if m else ""
+
+
+def items(klass: Class) -> list[Item]:
+    """Every check that carries points, most often lost first."""
+    found = {}
+    for s in klass.students:
+        for t in s.tests:
+            if not t["max_score"]:
+                continue
+            key = (t["exercise"], t["name"])
+            item = found.setdefault(key, Item(t["exercise"], t["name"].split(": ", 1)[-1], float(t["max_score"])))
+            item.students += 1
+            if float(t["score"]) < float(t["max_score"]) - 1e-9:
+                if attempted(t["output"]):
+                    item.wrong += 1
+                    hint = hint_of(t["output"])
+                    if hint:
+                        item.hints[hint] += 1
+                else:
+                    item.not_attempted += 1
+    return sorted(found.values(), key=lambda i: (-i.lost / max(i.students, 1), -i.wrong, i.exercise, i.name))
+
+
+def mistakes(klass: Class) -> list[tuple]:
+    """(hint, students who got it, their share), most common first."""
+    counts = Counter()
+    for s in klass.students:
+        counts.update({hint_of(t["output"]) for t in s.tests} - {""})
+    n = max(len(klass.students), 1)
+    return [(hint, k, k / n) for hint, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def errors(klass: Class) -> dict:
+    """cause -> [(student, exercise, reason)] for the exercises that could not be graded at all."""
+    found = {cause: [] for cause, _ in CAUSES}
+    for s in klass.students:
+        for slug in s.scores:
+            outputs = {t["output"] for t in s.tests if t["exercise"] == slug and t["max_score"]}
+            if len(outputs) != 1:
+                continue
+            (reason,) = outputs
+            if not reason.startswith("not graded: "):
+                continue
+            reason = reason[len("not graded: "):]
+            cause = next((c for c, words in CAUSES if any(w in reason for w in words)), "error at import")
+            found[cause].append((s.name, slug, reason))
+    return {c: v for c, v in found.items() if v}

@@ -1,0 +1,178 @@
+"""``attn-grade report OUT``: how the class did, as one self-contained HTML file.
+
+OUT/report.html holds its plots as embedded PNG images (matplotlib), its
+styles and a few lines of script (a sortable table) inline, and every
+student's feedback as text: it opens in any browser, from a disk or a mail,
+with no server and no network. The figures come from analysis.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import sys
+from pathlib import Path
+
+from ..grading.outfiles import write_atomic
+from . import analysis
+
+STYLE = """
+body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}table{border-collapse:collapse;margin:.5em 0}
+td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
+.na{background:#bbb}pre{background:#f8f8f8;padding:.8em;overflow-x:auto;font-size:13px}img{max-width:100%}
+.muted{color:#777}
+"""
+SCRIPT = """
+window.onerror=function(){document.body.dataset.errors=(+document.body.dataset.errors||0)+1};
+document.querySelectorAll('table.sortable').forEach(function(t){
+  t.querySelectorAll('th').forEach(function(th,i){th.addEventListener('click',function(){
+    var rows=Array.from(t.tBodies[0].rows),up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';
+    rows.sort(function(a,b){var x=a.cells[i].dataset.v||a.cells[i].textContent,y=b.cells[i].dataset.v||b.cells[i].textContent;
+      var p=parseFloat(x),q=parseFloat(y),c=(isNaN(p)||isNaN(q))?x.localeCompare(y):p-q;return up?c:-c});
+    rows.forEach(function(r){t.tBodies[0].appendChild(r)})})})});
+document.body.dataset.ready='1';
+window.addEventListener('load',function(){document.body.dataset.images=
+  Array.from(document.images).filter(function(i){return i.naturalWidth>0}).length});
+"""
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return f'<img alt="{html.escape(fig.get_label())}" src="data:image/png;base64,' \
+           f'{base64.b64encode(buf.getvalue()).decode()}">'
+
+
+def plots(klass: analysis.Class) -> list[str]:
+    """The distribution of totals, and of each exercise's points, as <img> tags."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    totals = [s.total for s in klass.students]
+    fig, ax = plt.subplots(figsize=(7, 3), num="totals")
+    ax.hist(totals, bins=min(20, max(5, len(set(totals)))), range=(0, klass.max_total), color="#4a7ab8")
+    ax.set_xlabel(f"total points (of {klass.max_total:g})")
+    ax.set_ylabel("students")
+    ax.set_title("Totals")
+    imgs = [_png(fig)]
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.55 * len(klass.exercises)), num="per exercise")
+    shares = [[s.scores[e.slug] / e.points for s in klass.students] for e in klass.exercises]
+    try:
+        ax.boxplot(shares, orientation="horizontal", widths=0.5, showfliers=False)
+    except TypeError:  # matplotlib before 3.10
+        ax.boxplot(shares, vert=False, widths=0.5, showfliers=False)
+    for row, values in enumerate(shares, 1):  # a strip of dots, jittered by rank so it is reproducible
+        ys = [row + 0.25 * ((k % 7) - 3) / 3 for k in range(len(values))]
+        ax.scatter(values, ys, s=10, alpha=0.5, color="#c44")
+    ax.set_yticks(range(1, len(klass.exercises) + 1), [e.slug for e in klass.exercises])
+    ax.invert_yaxis()
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_xlabel("share of the exercise's points")
+    ax.set_title("Per exercise")
+    imgs.append(_png(fig))
+    plt.close(fig)
+    return imgs
+
+
+def _pct(k, n) -> str:
+    return f"{100 * k / n:.0f} %" if n else "–"
+
+
+def render(klass: analysis.Class) -> str:
+    e = html.escape
+    n = len(klass.students)
+    mean = sum(s.total for s in klass.students) / n if n else 0.0
+    parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {klass.max_total:g} "
+             f"({', '.join(x.slug for x in klass.exercises)}).</p>", "<h2>Distribution</h2>", *plots(klass)]
+    parts.append("<h2>Checks most often lost</h2><p class=muted>Share of students who lost points on each check: "
+                 "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
+                 "missing, the function not defined), with the hint the wrong answers got most often.</p>")
+    rows = []
+    for it in analysis.items(klass):
+        if not it.lost:
+            continue
+        hint, k = it.top_hint
+        rows.append(f"<tr><td>{e(it.exercise)}</td><td>{e(it.name)}</td><td class=n data-v='{it.lost / it.students}'>"
+                    f"{_pct(it.lost, it.students)}</td><td class=n>{_pct(it.wrong, it.students)}</td>"
+                    f"<td class=n>{_pct(it.not_attempted, it.students)}</td><td class=bars><span class=bar style='width:"
+                    f"{6 * it.wrong / it.students:.2f}em'></span><span class='bar na' style='width:"
+                    f"{6 * it.not_attempted / it.students:.2f}em'></span></td>"
+                    f"<td>{e(hint) + f' <span class=muted>({_pct(k, it.wrong)} of the wrong)</span>' if hint else ''}"
+                    f"</td></tr>")
+    parts.append("<table class=sortable id=items><thead><tr><th>exercise</th><th>check</th><th class=n>lost</th>"
+                 "<th class=n>wrong</th><th class=n>not attempted</th><th></th><th>most common hint</th></tr>"
+                 f"</thead><tbody>{''.join(rows)}</tbody></table>" if rows else "<p>No check lost points.</p>")
+    known = analysis.mistakes(klass)
+    parts.append("<h2>Known mistakes across the class</h2>" + (
+        "<table id=mistakes><thead><tr><th>it looks like …</th><th class=n>students</th></tr></thead><tbody>" +
+        "".join(f"<tr><td>{e(h)}</td><td class=n>{k} ({_pct(k, n)})</td></tr>" for h, k, _ in known) +
+        "</tbody></table>" if known else "<p>No known mistake was recognised.</p>"))
+    errs = analysis.errors(klass)
+    parts.append("<h2>Submissions that could not be graded</h2>" + ("".join(
+        f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
+        for cause, v in errs.items()) if errs else "<p>None.</p>"))
+    parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
+                 + "".join(f"<li>{e(f['student'])} {e(f['where'])}: <b>{e(f['kind'])}</b>: {e(f['detail'])}</li>"
+                           for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>"))
+    parts.append(_students(klass))
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
+            f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"
+            f"</body></html>\n")
+
+
+def _students(klass: analysis.Class) -> str:
+    from ..grading.report import render_text
+    from ..grading.results import from_gradescope
+
+    e = html.escape
+    head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
+    rows, pages = [], []
+    for i, s in enumerate(klass.students):
+        cells = "".join(f"<td class=n>{s.scores[x.slug]:g}</td>" for x in klass.exercises)
+        rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
+                    f"<td class=n>{s.total:g}</td></tr>")
+        text = render_text(from_gradescope({"tests": s.tests}), color=False)
+        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {s.total:g}/{klass.max_total:g}</summary>"
+                     f"<pre>{e(text)}</pre></details>")
+    return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
+            f"</p><table class=sortable id=students><thead><tr><th>student</th>{head}<th class=n>total</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table><h2>Feedback</h2>{''.join(pages)}")
+
+
+# ------------------------------------------------------------------ the command
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report", help="write OUT/report.html: how the class did, with plots (instructors)",
+        description="Read the folder 'attn-grade grade' wrote (either layout) and write OUT/report.html: the "
+                    "distribution of totals and per exercise, the checks most often lost (wrong apart from not "
+                    "attempted) with their most common hint, the known mistakes across the class, submissions "
+                    "that could not be graded, the integrity flags, and a sortable table of students linked to "
+                    "their feedback. One self-contained file: no server, no network.")
+    p.add_argument("out", type=Path, metavar="OUT", help="the --out folder of 'attn-grade grade'")
+    p.set_defaults(run=_run)
+
+
+def _run(parser, args) -> int:
+    out = args.out
+    if not (out / "gradebook.csv").is_file():
+        parser.error(f"{out}: no gradebook.csv there; give the --out folder of 'attn-grade grade'")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("attn-grade report needs matplotlib for its plots: pip install matplotlib (or the project's "
+              "'course' extra)", file=sys.stderr)
+        return 2
+    try:
+        klass = analysis.load(out)
+    except (OSError, ValueError, KeyError, IndexError) as exc:
+        print(f"attn-grade report: {out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 2
+    write_atomic(out / "report.html", render(klass))
+    print(f"wrote {out / 'report.html'} ({len(klass.students)} students); open it in a browser")
+    return 0
