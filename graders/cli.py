@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     shw.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     sub.add_parser("list", help="list the exercises with their titles and points")
-    _add_plugins(sub, ("release", "course", "classreport"))
+    _add_plugins(sub, ("release", "course", "classreport", "export", "gradescope"))
     return parser
 
 

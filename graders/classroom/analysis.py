@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
+from ..grading.outfiles import FORMULA_STARTS
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
@@ -82,7 +83,8 @@ def load(out: Path) -> Class:
     exercises = [registry.get(s) for s in header[1:-1]]
     students = []
     for row in body:
-        name = row[0][1:] if row[0].startswith("'") else row[0]  # the gradebook's guard against formulas
+        guarded = row[0].startswith("'") and row[0][1:].startswith(FORMULA_STARTS)
+        name = row[0][1:] if guarded else row[0]  # the gradebook's guard against formulas taken off
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
         students.append(Student(name, {e.slug: float(v) for e, v in zip(exercises, row[1:-1])}, float(row[-1]),
                                 data["tests"]))

@@ -1,0 +1,209 @@
+"""``attn-grade gradescope OUT.zip``: a Gradescope autograder archive, and what runs inside it.
+
+The archive holds, at its root (Gradescope unpacks it into /autograder/source):
+
+    setup.sh          run once when Gradescope builds the image: Python, a venv, the dependencies
+    run_autograder    run for every submission: ``python -m graders.classroom.gradescope run``
+    autograder.json   the exercises graded, the hidden checks' visibility, the time limits
+    requirements.txt  this project's runtime dependencies, pins included
+    attn/             this project's graders/ (hidden checks included) and solutions/
+
+``run`` grades /autograder/submission (``<slug>.py`` files, or the assignment's
+notebooks, whose answer cells are taken as for nbgrader, never run) with the
+sandboxed engine and writes /autograder/results/results.json in Gradescope's
+format. ATTN_AUTOGRADER_ROOT moves /autograder (the tests use that);
+ATTN_AUTOGRADER_PYTHON names the interpreter run_autograder uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+from .. import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+SETUP = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu).
+set -euo pipefail
+apt-get install -y python3 python3-venv python3-pip
+python3 -m venv /autograder/venv
+/autograder/venv/bin/pip install --upgrade pip
+/autograder/venv/bin/pip install -r /autograder/source/requirements.txt
+"""
+RUN = """#!/usr/bin/env bash
+# Gradescope runs this for every submission; it writes results/results.json.
+set -u
+root="${ATTN_AUTOGRADER_ROOT:-/autograder}"
+python="${ATTN_AUTOGRADER_PYTHON:-$root/venv/bin/python}"
+cd "$root/source/attn" && exec "$python" -m graders.classroom.gradescope run --root "$root"
+"""
+
+
+# ------------------------------------------------------------------ building the archive
+def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0) -> Path:
+    from .release import _dependencies
+
+    config = {"exercises": list(exercises), "hidden_visibility": hidden_visibility, "timeout": timeout}
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        _add(z, "setup.sh", SETUP, 0o755)
+        _add(z, "run_autograder", RUN, 0o755)
+        _add(z, "autograder.json", json.dumps(config, indent=2) + "\n")
+        _add(z, "requirements.txt", "".join(f"{d}\n" for d in _dependencies()))
+        for folder in ("graders", "solutions"):
+            for path in sorted((ROOT / folder).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                    _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
+    return target
+
+
+def _add(z: zipfile.ZipFile, name: str, data, mode: int = 0o644) -> None:
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # the same bytes on every build
+    info.external_attr = (0o100000 | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, data)
+
+
+# ------------------------------------------------------------------ grading one submission
+def stage(submission: Path, exercises, work: Path) -> dict:
+    """Copy each exercise's answer into ``work``/<slug>.py; return slug -> (problem, missing) for the others.
+
+    A ``<slug>.py`` is taken as it is; else a ``<slug>.ipynb``'s answer cell (graders/classroom/nbsubmit.py).
+    Files may sit anywhere under the submission (an upload from GitHub has folders)."""
+    from .nbsubmit import NotebookProblem, answer_source, neutralise_magics
+
+    problems = {}
+    found = {p.name: p for p in sorted(Path(submission).rglob("*"), key=lambda p: (len(p.parts), str(p)))
+             if p.is_file() and not p.is_symlink() and "__MACOSX" not in p.parts}
+    for slug in exercises:
+        if f"{slug}.py" in found:
+            shutil.copy(found[f"{slug}.py"], work / f"{slug}.py")
+        elif f"{slug}.ipynb" in found:
+            try:
+                source, _ = neutralise_magics(answer_source(found[f"{slug}.ipynb"], slug))
+            except NotebookProblem as exc:
+                problems[slug] = (f"{slug}.ipynb was not graded: {exc}", False)
+                continue
+            (work / f"{slug}.py").write_text(source, encoding="utf-8")
+        else:
+            problems[slug] = (f"neither {slug}.py nor {slug}.ipynb was found in your submission", True)
+    for name in found:  # a student's helper modules come along, as in a folder of their own
+        if name.endswith(".py") and not (work / name).exists() and name[:-3] not in registry.BY_SLUG:
+            shutil.copy(found[name], work / name)
+    return problems
+
+
+def grade(submission: Path, config: dict) -> dict:
+    """The results.json (Gradescope's format) for one submission."""
+    from ..grading.engine import grade_file, import_timeout, ungraded
+    from ..sandbox.handle import Worker
+    from ..sandbox.zygote import Jail
+
+    start, timeout = time.monotonic(), float(config.get("timeout", 10.0))
+    results = []
+    with tempfile.TemporaryDirectory(prefix="attn-gradescope-") as tmp:
+        work = Path(tmp) / "submission"
+        work.mkdir()
+        problems = stage(submission, config["exercises"], work)
+        with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
+            for slug in config["exercises"]:
+                if slug in problems:
+                    results.append(ungraded(slug, *problems[slug]))
+                else:
+                    results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
+            box = dict(worker.sandbox)
+    return for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
+
+
+def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | None = None) -> dict:
+    tests = []
+    for i, r in enumerate(results, 1):
+        for k, c in enumerate(r.checks, 1):
+            tests.append({
+                "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
+                "max_score": c.max_points, "status": "passed" if c.passed else "failed",
+                "output": c.message if c.outcome != "undecided" else f"Undecided: {c.message}",
+                "visibility": "visible" if c.visibility == "public" else hidden_visibility,
+                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome}})
+    lines = [f"{r.exercise}: {r.points:g}/{r.max_points:g}" + (f" ({r.problem})" if r.problem else "")
+             for r in results]
+    if hidden_visibility != "visible":
+        lines.append(f"Hidden checks, which compare with the reference solution, are shown {hidden_visibility}.")
+    return {"score": round(sum(r.points for r in results), 6), "execution_time": round(seconds, 3),
+            "output": "\n".join(lines), "stdout_visibility": "hidden", "tests": tests,
+            "extra_data": {"isolation": (box or {}).get("measures", []), "not_isolated": (box or {}).get("missing", [])}}
+
+
+def run(root: Path) -> int:
+    """Gradescope's run_autograder: grade root/submission into root/results/results.json."""
+    config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
+    results = root / "results" / "results.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        data = grade(root / "submission", config)
+    except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
+        data = {"score": 0.0, "output": f"The autograder failed ({type(exc).__name__}: {exc}); this is not your "
+                                        f"fault: tell your instructor.", "tests": []}
+    results.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(data.get("output", ""))
+    return 0
+
+
+# ------------------------------------------------------------------ the command
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "gradescope", help="build a Gradescope autograder archive (instructors)",
+        description="Write OUT.zip, an autograder for a Gradescope programming assignment: it grades each "
+                    "submission's <slug>.py files or notebooks with the sandboxed engine, public checks "
+                    "visible, hidden checks as --hidden-visibility says. Upload it in the assignment's "
+                    "Configure Autograder page.")
+    p.add_argument("zip", type=Path, metavar="OUT.zip")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--assignment", choices=registry.ASSIGNMENTS, help="grade this assignment's exercises")
+    which.add_argument("--exercises", metavar="a,b", help="grade these exercises (comma-separated slugs)")
+    p.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
+                   help="when students see the hidden checks (default: after_published)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per call (default: 10)")
+    p.set_defaults(run=_run)
+
+
+def _run(parser, args) -> int:
+    if args.exercises:
+        slugs = [s.strip() for s in args.exercises.split(",") if s.strip()]
+        unknown = [s for s in slugs if s not in registry.BY_SLUG]
+        if unknown or not slugs:
+            parser.error(f"--exercises: unknown {', '.join(unknown) or '(none given)'}; the exercises are "
+                         f"{', '.join(registry.BY_SLUG)}")
+    elif args.assignment:
+        slugs = [e.slug for e in registry.of_assignment(args.assignment)]
+    else:
+        slugs = list(registry.BY_SLUG)
+    if args.zip.suffix != ".zip":
+        parser.error(f"{args.zip}: the archive's name should end in .zip")
+    if not (ROOT / "solutions").is_dir() or not (ROOT / "graders" / "hidden").is_dir():
+        parser.error("the autograder needs the hidden checks and the solutions: run this in the instructor's checkout")
+    build(args.zip, slugs, args.hidden_visibility, args.timeout)
+    print(f"wrote {args.zip}: an autograder for {', '.join(slugs)}; hidden checks {args.hidden_visibility}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m graders.classroom.gradescope")
+    parser.add_argument("action", choices=("run",))
+    parser.add_argument("--root", type=Path, default=Path(os.environ.get("ATTN_AUTOGRADER_ROOT", "/autograder")))
+    args = parser.parse_args(argv)
+    return run(args.root)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""`attn-grade gradescope OUT.zip`: the archive's run_autograder, run in Gradescope's folder layout
+(made in a temporary folder) on a right, a wrong and a broken submission, its results.json checked
+against Gradescope's documented format; and `attn-grade export` against files written by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from graders import registry
+from graders.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PART3 = [e.slug for e in registry.of_assignment("part3_attention")]
+
+# Gradescope's results.json, as its autograder specification documents it
+# (gradescope-autograders.readthedocs.io, "Autograder Specifications", "Output format").
+VISIBILITY = {"enum": ["hidden", "after_due_date", "after_published", "visible"]}
+FORMAT = {"enum": ["text", "html", "simple_format", "md", "ansi"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "score": {"type": "number"},
+        "execution_time": {"type": "number"},
+        "output": {"type": "string"},
+        "output_format": FORMAT,
+        "test_output_format": FORMAT,
+        "test_name_format": FORMAT,
+        "visibility": VISIBILITY,
+        "stdout_visibility": VISIBILITY,
+        "extra_data": {"type": "object"},
+        "tests": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "score": {"type": "number"},
+                "max_score": {"type": "number"},
+                "status": {"enum": ["passed", "failed"]},
+                "name": {"type": "string"},
+                "name_format": FORMAT,
+                "number": {"type": "string"},
+                "output": {"type": "string"},
+                "output_format": FORMAT,
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "visibility": VISIBILITY,
+                "extra_data": {"type": "object"},
+            },
+            "additionalProperties": False,
+        }},
+        "leaderboard": {"type": "array"},
+    },
+    "additionalProperties": False,
+    "anyOf": [{"required": ["score"]}, {"required": ["tests"]}],
+}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    target = tmp_path_factory.mktemp("gs") / "autograder.zip"
+    assert main(["gradescope", str(target), "--assignment", "part3_attention"]) == 0
+    return target
+
+
+def _autograde(archive: Path, tmp: Path, files: dict) -> dict:
+    """Gradescope's layout: source/ (the archive unpacked), submission/, results/; then run_autograder."""
+    root = tmp / "autograder"
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        path = root / "submission" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    env = {**os.environ, "ATTN_AUTOGRADER_ROOT": str(root), "ATTN_AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    return data
+
+
+def test_the_archive_holds_what_gradescope_needs_at_its_root(archive):
+    with zipfile.ZipFile(archive) as z:
+        names = set(z.namelist())
+        mode = z.getinfo("run_autograder").external_attr >> 16
+    assert {"setup.sh", "run_autograder", "autograder.json", "requirements.txt"} <= names
+    assert "attn/graders/hidden/softmax.py" in names and "attn/solutions/softmax.py" in names
+    assert mode & 0o111, "run_autograder must be executable"
+    assert not [n for n in names if "__pycache__" in n]
+
+
+def test_a_right_submission_gets_every_point(archive, tmp_path):
+    files = {f"{s}.py": (ROOT / "solutions" / f"{s}.py").read_text() for s in PART3}
+    data = _autograde(archive, tmp_path, files)
+    points = sum(registry.get(s).points for s in PART3)
+    assert data["score"] == points == sum(t["max_score"] for t in data["tests"])
+    assert {t["tags"][0] for t in data["tests"]} == set(PART3)
+    assert {t["visibility"] for t in data["tests"]} == {"visible", "after_published"}
+
+
+def test_a_wrong_submission_loses_points_with_feedback(archive, tmp_path):
+    files = {f"{s}.py": (ROOT / "solutions" / f"{s}.py").read_text() for s in PART3}
+    files["softmax.py"] = (ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py").read_text()
+    data = _autograde(archive, tmp_path, files)
+    lost = [t for t in data["tests"] if t["score"] < t["max_score"]]
+    assert lost and all(t["tags"] == ["softmax"] for t in lost)
+    assert any("overflow" in t["output"] for t in lost)
+
+
+def test_a_broken_submission_scores_zero_with_the_reasons(archive, tmp_path):
+    data = _autograde(archive, tmp_path, {"softmax.py": "def softmax(z, axis=-1:\n", "notes.txt": "hi"})
+    assert data["score"] == 0
+    by = {t["tags"][0]: t["output"] for t in data["tests"]}
+    assert "syntax error" in by["softmax"]
+    assert "neither attention.py nor attention.ipynb was found" in by["attention"]
+
+
+def test_notebooks_are_graded_by_their_answer_cells(archive, tmp_path):
+    source = ROOT / "course" / "source" / "part3_attention"
+    files = {f"sub/{s}.ipynb": (source / f"{s}.ipynb").read_text() for s in PART3}  # folders, as from GitHub
+    data = _autograde(archive, tmp_path, files)
+    assert data["score"] == sum(registry.get(s).points for s in PART3)
+
+
+def test_hidden_visibility_is_the_instructors_choice(tmp_path):
+    target = tmp_path / "a.zip"
+    assert main(["gradescope", str(target), "--exercises", "softmax", "--hidden-visibility", "hidden"]) == 0
+    data = _autograde(target, tmp_path, {"softmax.py": (ROOT / "solutions" / "softmax.py").read_text()})
+    assert {t["visibility"] for t in data["tests"]} == {"visible", "hidden"}
+    with pytest.raises(SystemExit):
+        main(["gradescope", str(tmp_path / "b.zip"), "--exercises", "sofmax"])
+
+
+# ------------------------------------------------------------------ LMS exports
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("export")
+    subs = root / "class"
+    (subs / "ann").mkdir(parents=True)
+    (subs / "=bob").mkdir()  # nothing handed in; a name a spreadsheet would run
+    for e in registry.EXERCISES:
+        shutil.copy(ROOT / "solutions" / f"{e.slug}.py", subs / "ann" / f"{e.slug}.py")
+    assert main(["grade", str(subs), "--out", str(root / "out"), "--no-progress"]) == 0
+    return root / "out"
+
+
+def test_canvas_export_is_canvas_gradebook_csv(graded):
+    assert main(["export", str(graded), "--format", "canvas", "--column", "part1_scores=Part 1 (1234)"]) == 0
+    assert (graded / "canvas.csv").read_text() == (
+        "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (1234),part2_saturation,part3_attention\n"
+        "Points Possible,,,,,14,16,36\n"
+        "'=bob,,,'=bob,,0,0,0\n"
+        "ann,,,ann,,14,16,36\n")
+
+
+def test_plain_export_has_a_row_per_student_and_assignment(graded):
+    assert main(["export", str(graded), "--format", "csv", "--to", str(graded / "plain.csv")]) == 0
+    assert (graded / "plain.csv").read_text() == (
+        "student,assignment,score,max_score\n"
+        "'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,36\n"
+        "ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,36,36\n")
