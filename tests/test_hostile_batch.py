@@ -85,8 +85,13 @@ while time.monotonic() < deadline:
             pass
     except ChildProcessError:
         pass
-    left = [p for p in os.listdir("/proc") if p.isdigit() and
-            open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
+    left = []
+    for p in os.listdir("/proc"):
+        try:
+            if p.isdigit() and open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid()):
+                left.append(p)
+        except OSError:  # it ended while we looked
+            pass
     if not left:
         break
     time.sleep(0.1)
@@ -260,3 +265,35 @@ def test_a_student_whose_grading_always_dies_gets_grading_crashed_and_the_batch_
     for name in ("s0", "s2"):
         assert _results(tmp_path / "out", name)["score"] == 66
     assert "s1: grading crashed" in "\n".join(lines)
+
+
+# ------------------------------------------------------------------ one function that hangs
+HANGS = (SOLUTIONS / "saturation.py").read_text() + '''
+
+def dot_variances(d_k, trials, rng):  # replaces the right one: an endless loop
+    while True:
+        pass
+'''
+
+
+CRASHES = (SOLUTIONS / "saturation.py").read_text() + '''
+
+def dot_variances(d_k, trials, rng):  # replaces the right one: ends the process
+    import os
+    os._exit(3)
+'''
+
+
+@pytest.mark.parametrize("source", [HANGS, CRASHES], ids=["hangs", "ends the worker"])
+def test_a_hang_or_crash_in_one_function_ends_only_the_checks_that_call_it(tmp_path, source):
+    from graders.grading.engine import checks_of, grade_file
+
+    (tmp_path / "saturation.py").write_text(source)
+    result = grade_file("saturation", tmp_path / "saturation.py", call_timeout=2.0)
+    uses = {c.spec.name: set(c.spec.uses) for c in checks_of("saturation")}
+    for c in result.checks:
+        if "dot_variances" in uses[c.name]:
+            assert c.points == 0 and ("timed out" in c.message or "ended" in c.message), (c.name, c.message)
+        else:  # graded in a fresh worker, as if nothing had happened
+            assert c.points == c.max_points, (c.name, c.message)
+    assert any(uses[c.name] == {"mean_top_weight"} for c in result.checks)

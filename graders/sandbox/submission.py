@@ -34,18 +34,21 @@ class Submission:
 
     ``call(name, *args)`` returns the decoded answer or raises a StudentError.
     After the worker hangs or ends, the next call starts a fresh one (a fresh
-    import), up to ``max_restarts`` times; after ``max_timeouts`` hangs the
-    remaining calls fail at once, so one endless loop cannot stall a batch.
+    import), up to ``max_restarts`` times. A function that hung or ended the
+    worker is not called again in this file, but the file's other functions
+    still are (in a fresh process). After ``max_timeouts`` hangs in all, the remaining calls fail at
+    once, so endless loops cannot stall a batch.
     """
 
     def __init__(self, path, *, worker: Worker | None = None, call_timeout=10.0, import_timeout=30.0,
-                 max_restarts=3, max_timeouts=2, jail=None, zygote=None, describe=None):
+                 max_restarts=4, max_timeouts=3, jail=None, zygote=None, describe=None):
         self.path = Path(path).resolve()
         self.describe = describe  # how a call is written in messages (see ``interpret``)
         self.own_worker = worker is None
         self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
         self.call_timeout, self.import_timeout = call_timeout, import_timeout
         self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
+        self.broken = {}  # function -> the error it ended with (a hang, or the worker ending): not called again
         self.outcome = None
         self._loaded_in = None  # the worker generation our file is imported in
 
@@ -111,8 +114,12 @@ class Submission:
         try:
             msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
                                       f"running {func}()")
-        except Timeout:
+        except Timeout as exc:
             self.timeouts_left -= 1
+            self.broken[func] = Timeout(f"{func}() was not run again: it timed out earlier in this exercise ({exc})")
+            raise
+        except Crashed as exc:
+            self.broken[func] = Crashed(f"{func}() was not run again: earlier in this exercise {exc}")
             raise
         return self.interpret(func, args, kwargs, msg)
 
@@ -122,6 +129,9 @@ class Submission:
         Raises a StudentError if the worker hangs or ends during the batch;
         the caller then falls back to single calls, which say which one did.
         """
+        broken = sorted({r.get("func") for r in requests} & set(self.broken))
+        if broken:  # single calls will say so, without running it again
+            raise self.broken[broken[0]]
         self._ready("the batch")
         msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
                                   self.call_timeout, "running a batch of calls")
@@ -132,6 +142,8 @@ class Submission:
         return answers
 
     def _ready(self, func):
+        if func in self.broken:
+            raise self.broken[func]
         if self.timeouts_left <= 0:
             raise Timeout(f"{func}() was not run: your code timed out earlier in this exercise")
         if not self.worker.alive or self._loaded_in != self.worker.generation:
