@@ -27,6 +27,7 @@ import base64
 import importlib.util
 import json
 import math
+import opcode
 import os
 import struct
 import sys
@@ -157,7 +158,26 @@ def describe_exception(exc, filename):
         "mro": [c.__name__ for c in type(exc).__mro__],
         "message": message,
         "where": where,
+        "own": _raised_by_a_raise_in(exc, filename),
     }
+
+
+def _raised_by_a_raise_in(exc, filename):
+    """True when a ``raise`` (or ``assert``) statement of the student's raised ``exc`` (in
+    ``filename`` or a file beside it, such as a sibling exercise it imports), so it was raised
+    on purpose; False when NumPy or any other code did (a broadcasting ValueError from a later
+    line, say), even if a line of the file made that call."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    try:
+        ours = os.path.dirname(code.co_filename) == os.path.dirname(filename)
+        return ours and code.co_code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]
+    except (IndexError, KeyError, TypeError):
+        return False
 
 
 def snapshot(args, kwargs):
