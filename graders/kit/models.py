@@ -1,0 +1,48 @@
+"""Models of known mistakes: what a wrong scaling, mask or softmax makes of attention.
+
+A grader's ``Mistake`` (checks.py) pairs a hint with a model of the wrong answer; the
+models of the attention family (attention, multi-head and cross-attention, the worked
+example's percentages) are built from ``attend`` with one mistake switched on. They run
+in the parent on the grader's own probes and are never shown to the student.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def weights(s, norm="rows", axis=-1):
+    """Softmax of ``s`` along ``axis`` ("rows"), down the other axis of a matrix ("columns"),
+    over the whole array ("whole"), or exponentials never normalised ("none")."""
+    if norm == "none":
+        return np.exp(s)
+    if norm == "whole":
+        w = np.exp(s - s.max())
+        return w / w.sum()
+    if norm == "columns":
+        axis = 0
+    w = np.exp(s - s.max(axis=axis, keepdims=True))
+    return w / w.sum(axis=axis, keepdims=True)
+
+
+def masked(s, mask, masking="-inf"):
+    """The scores ``s`` after a mask, applied right ("-inf") or in a known wrong way."""
+    if mask is None or masking in ("ignored", "after"):
+        return s
+    if masking == "inverted":
+        return np.where(mask, -np.inf, s)
+    if masking == "times":
+        return s * mask
+    if masking == "zero":
+        return np.where(mask, s, 0.0)
+    return np.where(mask, s, -np.inf)
+
+
+def attend(q, k, v, mask=None, *, divide_by=None, masking="-inf", norm="rows"):
+    """(Y, A) of scaled dot-product attention, scores divided by √divide_by (default d_k = q.shape[1]),
+    with at most one mistake switched on through ``masking`` or ``norm``."""
+    d = q.shape[1] if divide_by is None else divide_by
+    a = weights(masked(q @ k.T / np.sqrt(d), mask, masking), norm)
+    if mask is not None and masking == "after":
+        a = a * mask
+    return a @ v, a
