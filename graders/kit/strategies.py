@@ -1,8 +1,10 @@
 """Named Hypothesis strategies shared by the graders.
 
 Small shapes and bounded, finite float64 elements, so every counterexample is
-short enough to read in feedback. Exercise-specific strategies live in the
-exercise's grader.
+short enough to read in feedback. The inputs of scaled dot-product attention
+(Q, K, V, masks and the cases built from them) are here, shared by the
+attention graders; other exercise-specific strategies live in the exercise's
+grader.
 """
 
 from __future__ import annotations
@@ -73,3 +75,36 @@ def masks(draw, n_q: int, n_k: int):
 def permutations(n: int):
     """A permutation of range(n) as an int array."""
     return st.permutations(list(range(n))).map(np.array)
+
+
+@st.composite
+def masked_case(draw):
+    """(Q, K, V, mask, kind): a causal mask (self-attention), padded keys, or any mask."""
+    kind = draw(st.sampled_from(("causal", "padding", "random")))
+    q, k, v = draw(qkv(cross=kind != "causal"))
+    n_q, n_k = q.shape[0], k.shape[0]
+    if kind == "causal":
+        mask = np.tril(np.ones((n_q, n_k), dtype=bool))
+    elif kind == "padding":
+        mask = np.broadcast_to(np.arange(n_k) < draw(st.integers(1, n_k)), (n_q, n_k)).copy()
+    else:
+        mask = draw(masks(n_q, n_k))
+    return q, k, v, mask, kind
+
+
+@st.composite
+def future_change(draw):
+    """Self-attention inputs, a position i, and the same inputs with every token after i redrawn."""
+    q, k, v = draw(qkv(cross=False).filter(lambda c: c[0].shape[0] >= 2))
+    i = draw(st.integers(0, q.shape[0] - 2))
+    new = tuple(np.concatenate([x[: i + 1], draw(hnp.arrays(np.float64, x[i + 1:].shape, elements=floats(3.0)))])
+                for x in (q, k, v))
+    return (q, k, v), new, i
+
+
+@st.composite
+def permuted_case(draw):
+    """(Q, K, V, mask or None, a permutation of the queries, a permutation of the keys)."""
+    q, k, v = draw(qkv())
+    mask = draw(st.one_of(st.none(), masks(q.shape[0], k.shape[0])))
+    return q, k, v, mask, draw(permutations(q.shape[0])), draw(permutations(k.shape[0]))
