@@ -198,21 +198,36 @@ class Catalogue:
         return self.read(out) if self.read else out
 
     def identify(self, sub):
-        """The one mistake whose model the student's function follows on every probe, or None."""
-        try:
-            answers = [self.answer(sub, a, k) for a, k in self.probes]
-        except (Fail, StudentError):
+        """The one mistake whose model the student's function follows on every probe, or None.
+        Where the model cannot give an answer (a shape it cannot handle), the student's function
+        must raise too; it must answer at least one probe."""
+        answers = []
+        for args, kwargs in self.probes:
+            try:
+                answers.append(self.answer(sub, args, kwargs))
+            except Raised:
+                answers.append(_RAISED)
+            except (Fail, StudentError):
+                return None
+        if all(a is _RAISED for a in answers):
             return None
         found = [m for m in self.mistakes if all(self.follows(got, _model(m, a, k))
                                                  for got, (a, k) in zip(answers, self.probes))]
         return found[0] if len(found) == 1 else None
 
     def follows(self, got, modelled) -> bool:
-        return modelled is not None and self.same(got, modelled)
+        if got is _RAISED or modelled is None:
+            return got is _RAISED and modelled is None
+        return self.same(got, modelled)
 
     def hint(self, sub) -> str:
-        """" It looks like ..." for the mistake the probes identify, else ""."""
-        found = self.identify(sub)
+        """" It looks like ..." for the mistake the probes identify, else "". Worked out once per
+        submission (a check that fails is shrunk, and several checks fail for one mistake)."""
+        base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
+        known = base.__dict__.setdefault("_identified", {})
+        if id(self) not in known:
+            known[id(self)] = self.identify(sub)
+        found = known[id(self)]
         return f" {found.hint}" if found else ""
 
     def same(self, a, b) -> bool:
@@ -230,6 +245,9 @@ class Catalogue:
             return False
         with np.errstate(all="ignore"):
             return bool(np.allclose(x, y, rtol=self.rtol, atol=self.atol, equal_nan=True))
+
+
+_RAISED = object()  # the student's function raised on a probe
 
 
 def _model(mistake, args, kwargs):

@@ -46,3 +46,26 @@ def attend(q, k, v, mask=None, *, divide_by=None, masking="-inf", norm="rows"):
     if mask is not None and masking == "after":
         a = a * mask
     return a @ v, a
+
+
+def heads(x, wq, wk, wv, wo, h, mask=None, *, divide_by="d_k", take="blocks", put="blocks", order=1,
+           project="W_o", **att):
+    """Multi-head attention with one known mistake switched on: each head's scores divided by
+    √d_model, not at all or by d_k; heads taken from interleaved columns or from rows (tokens); put
+    back interleaved or in reverse order; W_o left out or transposed; or a mistake of ``attend``."""
+    n, d = x.shape
+    dk = d // h
+    blocks, inter = [slice(j * dk, (j + 1) * dk) for j in range(h)], [slice(j, None, h) for j in range(h)]
+    if take == "tokens":  # (N, d_model) reshaped straight to (n_heads, N, d_k)
+        parts = [list((x @ w).reshape(h, n, dk)) for w in (wq, wk, wv)]
+    else:
+        parts = [[(x @ w)[:, c] for c in (blocks if take == "blocks" else inter)] for w in (wq, wk, wv)]
+    size = {"d_k": dk, "d_model": d, "none": 1, "d_k²": dk ** 2}[divide_by]
+    outs = [attend(*qkv, mask, divide_by=size, **att)[0] for qkv in zip(*parts)]
+    if take == "tokens":
+        y = np.stack(outs).reshape(n, d)
+    else:
+        y = np.empty((n, d))
+        for c, o in zip(blocks if put == "blocks" else inter, outs[::order]):
+            y[:, c] = o
+    return {"W_o": y @ wo, "none": y, "transposed": y @ wo.T}[project]

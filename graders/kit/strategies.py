@@ -108,3 +108,57 @@ def permuted_case(draw):
     q, k, v = draw(qkv())
     mask = draw(st.one_of(st.none(), masks(q.shape[0], k.shape[0])))
     return q, k, v, mask, draw(permutations(q.shape[0])), draw(permutations(k.shape[0]))
+
+
+# Multi-head and cross-attention cases. Token entries shrink towards 1.0 (not 0), so a counterexample
+# keeps scores, and differences, of visible size.
+TOKEN_VALUES = np.array([1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 0.0, 1.5, -1.5])
+
+
+def _tokens(draw, shape):
+    return TOKEN_VALUES[draw(hnp.arrays(np.int64, shape, elements=st.integers(0, len(TOKEN_VALUES) - 1)))]
+
+
+def _weights(draw, *shapes):
+    """Entries in [-1, 1] with one decimal, from one drawn seed (per-entry draws triple the grading time)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**16 - 1)))
+    return [rng.integers(-10, 11, s) / 10.0 for s in shapes]
+
+
+@st.composite
+def bool_masks(draw, n_q, n_k):
+    """A boolean (n_q, n_k) mask from one integer's bits; a row left empty gets key i % n_k."""
+    m = ((draw(st.integers(0, 2 ** (n_q * n_k) - 1)) >> np.arange(n_q * n_k)) & 1).astype(bool).reshape(n_q, n_k)
+    for i in np.flatnonzero(~m.any(axis=1)):
+        m[i, i % n_k] = True
+    return m
+
+
+@st.composite
+def mha_cases(draw, min_n=1, masks=("none", "causal", "random"), heads=(1, 4)):
+    """(X, W_q, W_k, W_v, W_o, n_heads, mask): 1-4 heads, d_model = n_heads * d_k <= 8, N <= 5."""
+    h = draw(st.integers(*heads))
+    d, n, kind = h * draw(st.integers(1, 8 // h)), draw(st.integers(min_n, 5)), draw(st.sampled_from(masks))
+    mask = None if kind == "none" else np.tri(n, dtype=bool) if kind == "causal" else draw(bool_masks(n, n))
+    return (_tokens(draw, (n, d)), *_weights(draw, *[(d, d)] * 4), h, mask)
+
+
+@st.composite
+def causal_cases(draw):
+    """(case, i, X2): a causal case and X2, equal to X up to row i and different after it."""
+    case = draw(mha_cases(min_n=2, masks=("causal",)))
+    i = draw(st.integers(0, len(case[0]) - 2))
+    x2 = case[0].copy()
+    x2[i + 1:] = _tokens(draw, x2[i + 1:].shape)
+    x2[-1] += float(np.array_equal(x2, case[0]))
+    return case, i, x2
+
+
+@st.composite
+def cross_cases(draw, distinct=True):
+    """(X_dec, X_enc, W_q, W_k, W_v, mask): N_q, N_k <= 5 (different when ``distinct``), d, d_k, d_v <= 4."""
+    nq = draw(st.integers(1, 5))
+    nk = draw(st.integers(1, 4).map(lambda m: m + (m >= nq)) if distinct else st.integers(1, 5))
+    d, dk, dv = (draw(st.integers(1, 4)) for _ in range(3))
+    return (_tokens(draw, (nq, d)), _tokens(draw, (nk, d)), *_weights(draw, (d, dk), (d, dk), (d, dv)),
+            draw(st.none() | bool_masks(nq, nk)))
