@@ -88,9 +88,9 @@ def expect_raises(sub, func: str, args, *, exception: str, reason: str, test: st
         msg = msg if len(msg) <= 160 else msg[:157] + "..."
         where = f" at {exc.info['where']}" if exc.info.get("where") else ""
         if exc.is_a(exception):
-            raise Fail(f"{call} raised {exc.type_name} ({msg}){where}, but that came from NumPy tripping over "
-                       f"the shapes in a later step, not from a check of yours: {reason}, so test whether "
-                       f"{test} first and raise {exception} yourself") from None
+            raise Fail(f"{call} raised {exc.type_name} ({msg}){where}; that error came from inside a library "
+                       f"call (NumPy tripping over the shapes, say), not from a check of yours: {reason}, so test "
+                       f"whether {test} first and raise {exception} yourself") from None
         raise Fail(f"{call} raised {exc.type_name}{': ' + msg if msg else ''}{where}; raise {exception} "
                    f"instead: {reason}") from None
     what = f"an array of shape {got.shape}" if isinstance(got, np.ndarray) else show(got)
