@@ -124,7 +124,8 @@ def _call(sub, catalogue, *args, **kwargs):
     except Raised as exc:
         if exc.not_written:
             raise
-        raise Fail(str(exc) + catalogue.hint(sub)) from None
+        hint = catalogue.hint(sub)
+        raise Fail(str(exc) + (f"\n{hint.strip()}" if hint else "")) from None
 
 
 def _cross(sub, xd, xe, wq, wk, wv, mask=None):
