@@ -5,6 +5,7 @@
     results.py   what a grade is (a result per check), and Gradescope's results.json shape
     report.py    the text report that attn-grade check and show print
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
+    answer.py    the notebook's answer cell those checks grade, read as the real grading reads it
     batch.py     grade a class in parallel sandboxes; results.json and gradebook.csv
                  (instructors only: students never get it)
 
