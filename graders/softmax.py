@@ -60,7 +60,7 @@ def _expect(sub, condition, message):
 
 
 # ------------------------------------------------------------------ public checks
-@check("returns a float64 array of the input's shape", 0.5, uses=("softmax",))
+@check("returns a float64 array of the input's shape", 1, uses=("softmax",))
 def shape_and_dtype(sub, ref):
     z = np.array([[0.0, 1.0, 2.0], [3.0, 3.0, 3.0]])
     out = sub.call("softmax", z)
@@ -68,19 +68,20 @@ def shape_and_dtype(sub, ref):
     expect(out.dtype == np.float64, f"{call_text('softmax', z)} returned dtype {out.dtype}; return float64")
 
 
-@check("axis defaults to -1, the last axis", 0.5, uses=("softmax",))
-def default_axis(sub, ref):
+def _default_axis_is_last(sub):
     for z in (np.array([[0.0, 1.0, 2.0], [3.0, 0.5, -1.0]]), np.array([[[1.0, 0.0], [0.0, 2.0]]])):
         plain = as_array(f"{call_text('softmax', z)} returned an array that", sub.call("softmax", z), shape=z.shape)
         last = _softmax(sub, z, -1)
         expect(np.allclose(plain, last, rtol=1e-12, atol=1e-15),
                f"{call_text('softmax', z)} gave {show(plain)}, but {call_text('softmax', z, axis=-1)} gave "
-               f"{show(last)}: "
-               f"without an axis argument softmax must work along the last axis (def softmax(z, axis=-1))")
+               f"{show(last)}: without an axis argument softmax must work along the last axis "
+               f"(def softmax(z, axis=-1))")
 
 
 @check("weights along the axis sum to 1, for any rank and axis", 2, uses=("softmax",))
 def sums_to_one(sub, ref):
+    _default_axis_is_last(sub)
+
     def prop(case):
         z, axis = case
         a = _softmax(sub, z, axis)
@@ -150,7 +151,7 @@ def large_entries_finite(sub, ref):
         _expect(sub, np.allclose(a.sum(axis=-1), 1.0), f"called {call}; got {show(a)}, which does not sum to 1.")
 
 
-@check("leaves its input unchanged, -inf entries included", 1, uses=("softmax",))
+@check("leaves its input unchanged", 1, uses=("softmax",))
 def input_unchanged(sub, ref):
     z = np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]])
     masked = np.array([[1.0, -INF, 3.0], [-INF, -1.0, 5.0]])

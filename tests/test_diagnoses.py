@@ -16,7 +16,7 @@ import pytest
 
 from graders import registry
 from graders.grading.engine import reference
-from graders.kit.checks import Catalogue, Mistake, _model
+from graders.kit.checks import Catalogue, Mistake, Rng, _model
 
 
 def catalogues():
@@ -32,11 +32,16 @@ def catalogues():
 CATALOGUES = catalogues()
 
 
+def _argument(a):
+    """What the worker would hand the function: arrays copied, an Rng made a generator."""
+    return a.copy() if isinstance(a, np.ndarray) else np.random.default_rng(a.seed) if isinstance(a, Rng) else a
+
+
 def _reference_answers(slug, catalogue):
     fn = getattr(reference(slug), catalogue.func)
     out = []
     for args, kwargs in catalogue.probes:
-        answer = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+        answer = fn(*[_argument(a) for a in args], **{k: _argument(v) for k, v in kwargs.items()})
         out.append(catalogue.read(answer) if catalogue.read else answer)
     return out
 
@@ -47,7 +52,7 @@ def _answers(catalogue, mistake):
 
 def test_there_are_catalogues_for_the_array_exercises():
     slugs = {p.values[0] for p in CATALOGUES}
-    assert {"softmax", "attention", "multi_head", "worked_example"} <= slugs
+    assert {"softmax", "attention", "multi_head", "worked_example", "saturation"} <= slugs
 
 
 @pytest.mark.parametrize("slug,catalogue", CATALOGUES)
