@@ -257,19 +257,3 @@ def _model(mistake, args, kwargs):
             return mistake.model(*args, **kwargs)
     except Exception:  # noqa: BLE001 - e.g. a shape that mistake cannot handle
         return None
-
-
-def diagnose(actual: np.ndarray, mistakes, *, rtol=1e-6, atol=1e-9) -> str:
-    """Name a known mistake whose output ``actual`` matches, or return "".
-
-    ``mistakes`` is a sequence of (message, function returning the wrong
-    answer); a function that raises or gives another shape is skipped.
-    """
-    for message, wrong in mistakes:
-        try:
-            candidate = np.asarray(wrong(), dtype=np.float64)
-        except Exception:
-            continue
-        if candidate.shape == actual.shape and np.allclose(actual, candidate, rtol=rtol, atol=atol):
-            return message
-    return ""
