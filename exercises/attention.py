@@ -30,7 +30,9 @@ row of the mask has at least one True.
 What must hold (the grader checks these): each row of ``A`` is a probability
 distribution (entries >= 0, sum 1); ``Y == A @ V``; permuting the queries
 permutes the rows of ``Y`` and ``A``; permuting keys and values together leaves
-``Y`` unchanged; the inputs are not modified.
+``Y`` unchanged; with ``mask=None`` no key is masked; ``A`` stays finite even
+when the scores run into the thousands, where a plain ``np.exp`` overflows;
+the inputs, the mask included, are not modified.
 
 Check yourself with ``attn-grade check attention``.
 """

@@ -18,9 +18,16 @@ Each function takes no arguments and returns a tuple of two exact values:
 * ``attention_output()``  -> (y₁, y₂), the two coordinates of
   y = a₁ v₁ + a₂ v₂.
 
-Any equal exact form counts (SymPy decides the equality); a float that is
-numerically right gets half credit. Working it out on paper first is the
-point of the exercise: the functions only record your answers.
+Any equal exact form counts (SymPy decides the equality), built from whole
+numbers, fractions (``sympy.Rational``), ``sqrt``, ``exp`` and ``log``, the
+trigonometric and hyperbolic functions and their inverses (``tanh``,
+``cosh``, ``atan``, ...), ``root``, ``Abs`` and ``sign``, as SymPy objects or
+typed as text ("3*exp(1/2)/sqrt(5)"). Not accepted: factorial, gamma,
+binomial, Integral, erf, floor and other special functions; write the closed
+form instead. A float that is numerically right gets half credit.
+
+Working it out on paper first is the point of the exercise: the functions
+only record your answers.
 
 Check yourself with ``attn-grade check hand_scores``.
 """

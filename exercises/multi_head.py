@@ -31,8 +31,10 @@ number of columns of ``W_q``. ``mask`` (optional) is boolean ``(N_q, N_k)``.
 Return ``(Y, A)``: the weights ``A`` of shape ``(N_q, N_k)`` (each row sums
 to 1) and the output ``Y = A V`` of shape ``(N_q, d_v)``.
 
-Both functions must leave their arguments unchanged. You may assume every
-row of a mask has at least one True entry.
+Both functions must leave their arguments unchanged, treat ``mask=None`` as
+"nothing is masked", and stay finite when the scores run into the thousands
+(where a plain ``np.exp`` overflows). You may assume every row of a mask has at
+least one True entry.
 
 Check yourself with ``attn-grade check multi_head``.
 """

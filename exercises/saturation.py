@@ -22,11 +22,13 @@ Rules:
 
 * every random number comes from ``rng`` (a ``np.random.Generator``, e.g.
   ``rng.standard_normal(shape)``); do not use ``np.random.randn`` or create
-  your own generator: the same seed must give the same result and different
-  seeds must give different results;
+  your own generator: the same seed must give the same result (however the
+  arguments are written, by position or by name) and different seeds must
+  give different results, for any number of trials;
 * results are estimates, so they are graded with a tolerance derived from the
   number of trials; they must be close to what theory and large simulations
-  give, at any d_k;
+  give, at any d_k, and stay finite even unscaled at a very large d_k (scores
+  of several hundred, where a plain ``np.exp`` overflows);
 * keep it fast: 20000 trials with d_k = 256 should take well under a second
   or two (vectorise over trials, or keep the loop body small).
 

@@ -14,10 +14,17 @@ Work out, EXACTLY, as SymPy values or plain integers (not floats):
 * ``scaled_dot_variance()`` -> Var(q·k / √d_k).
 
 Use the module-level symbol ``d_k`` (a positive integer) wherever the size
-appears. Any equal exact form counts; SymPy decides the equality. Useful
-facts: for independent X and Y, E[XY] = E[X] E[Y]; Var(X) = E[X²] − E[X]²;
-the variance of a sum of independent terms is the sum of their variances;
-Var(cX) = c² Var(X).
+appears. Any equal exact form counts (SymPy decides the equality), built from
+whole numbers, fractions (``sympy.Rational``), ``sqrt``, ``exp`` and ``log``,
+the trigonometric and hyperbolic functions and their inverses (``tanh``,
+``cosh``, ``atan``, ...), ``root``, ``Abs``, ``sign``, ``Max``, ``Min`` and
+``Sum``, as SymPy objects or typed as text ("d_k/2"). Not accepted:
+factorial, gamma, binomial, Integral, erf, floor and other special functions;
+write the closed form instead.
+
+Useful facts: for independent X and Y, E[XY] = E[X] E[Y]; Var(X) = E[X²] −
+E[X]²; the variance of a sum of independent terms is the sum of their
+variances; Var(cX) = c² Var(X).
 
 The written proof of these results lives in the course notebook and is
 marked there; these functions record the results.

@@ -19,7 +19,9 @@ head is when d_model is split between several heads.
   d_model is split evenly between n_heads heads, as an ``int``. When n_heads
   does not divide d_model the split is impossible: raise ``ValueError``.
 
-Neither function may modify ``raw``.
+Neither function may modify ``raw``, and ``softmax_percent`` must stay finite
+for large scores too (hundreds or thousands, where a plain ``np.exp``
+overflows).
 
 Check yourself with ``attn-grade check worked_example``.
 """

@@ -2,12 +2,12 @@
 
 import numpy as np
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
-from .kit.checks import (Fail, as_array, as_bool_array, call_text, check, diagnose, expect,
+from .kit.checks import (Catalogue, Fail, Mistake, as_array, as_bool_array, call_text, check, expect,
                          expect_tuple, show)
+from .kit.models import attend
 from .kit.props import for_all
-from .kit.strategies import floats, masks, permutations, qkv
+from .kit.strategies import future_change, masked_case, permuted_case, qkv
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade
@@ -17,89 +17,123 @@ X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TRI3 = np.tril(np.ones((3, 3), dtype=bool))
 
 
+# ------------------------------------------------------------------ known mistakes
+def _mistake(says, size=None, **variant):
+    """A mistake of attention(): the scores divided by √size(Q, K, V) instead of √d_k, or ``variant``."""
+    return Mistake(says, lambda q, k, v, mask=None: attend(q, k, v, mask, divide_by=size and size(q, k, v),
+                                                           **variant))
+
+
+MISTAKES = (
+    _mistake("the scores are not divided by √d_k", lambda q, k, v: 1),
+    _mistake("the scores are divided by d_k instead of √d_k", lambda q, k, v: q.shape[1] ** 2),
+    _mistake("the scores are divided by √d_v (the width of V) instead of √d_k (the width of Q and K)",
+             lambda q, k, v: v.shape[1]),
+    _mistake("the scores are divided by the square root of the number of keys instead of √d_k",
+             lambda q, k, v: k.shape[0]),
+    _mistake("the softmax runs over axis=0 (over the queries) instead of along each row (over the keys)",
+             norm="columns"),
+    _mistake("the weights are normalised over the whole matrix instead of along each row", norm="whole"),
+    _mistake("the weights are exp(scores) without dividing each row by its sum", norm="none"),
+    _mistake("the masked weights are set to 0 after the softmax, without renormalising: mask the scores "
+             "(to -inf) before the softmax", masking="after"),
+    _mistake("True in the mask is taken as 'blocked'; here True means 'may attend', so block the scores where "
+             "the mask is False", masking="inverted"),
+    _mistake("masked scores are made 0 (multiplied by the mask, or set to 0) instead of -inf, so masked keys "
+             "keep a weight", masking="times"),
+    _mistake("the mask is ignored", masking="ignored"),
+)
+# N_q = 2 != N_k = 3, d_k = 4 != d_v = 2, a mask that is not symmetric, and a causal one: no scaling, d_k,
+# √d_k, √d_v and √N_k all differ, and so does every way of masking and normalising above.
+Q2 = np.array([[1.0, 0.5, -0.5, 1.0], [0.0, 1.0, 1.0, -1.0]])
+K3 = np.array([[1.0, 0.0, 1.0, 0.5], [0.5, -1.0, 0.0, 1.0], [-1.0, 1.0, 0.5, 0.0]])
+V3 = np.array([[1.0, 2.0], [0.0, -1.0], [3.0, 0.5]])
+Q3 = np.array([[0.5, 1.0, 0.0, -1.0], [1.0, -1.0, 2.0, 0.0], [2.0, 0.0, -0.5, 1.0]])
+PROBES = (((Q2, K3, V3), {}), ((Q2, K3, V3), {"mask": np.array([[True, False, True], [False, True, True]])}),
+          ((Q3, K3, V3), {"mask": TRI3}))
+
+
+def _read(out):
+    y, a = expect_tuple("attention", 2, out)
+    return as_array("Y", y, finite=False), as_array("A", a, finite=False)
+
+
+CATALOGUE = Catalogue("attention", PROBES, MISTAKES, read=_read)
+
+
+def _masks(*pairs):
+    return tuple(Mistake(says, lambda *args, f=f: f(*np.indices((args[-1], args[-1])), *args)) for says, f in pairs)
+
+
+CAUSAL = Catalogue("causal_mask", (((3,), {}), ((5,), {})), _masks(
+    ("the diagonal is missing: a token may attend to itself (j <= i, not j < i)", lambda i, j, n: j < i),
+    ("the mask is off by one: row i also sees key i + 1 (True exactly where j <= i)", lambda i, j, n: j <= i + 1),
+    ("the upper triangle (np.triu): row i is the query, column j the key, and a query may only see keys "
+     "j <= i", lambda i, j, n: j >= i),
+    ("True marks the blocked future; here True means 'may attend'", lambda i, j, n: j > i),
+), read=lambda m: as_array("the mask", m))
+PADDING = Catalogue("padding_mask", (((2, 4), {}), ((4, 4), {}), ((1, 3), {})), _masks(
+    ("the padded queries (rows) are switched off; the padded positions are keys, so whole columns "
+     "j >= n_valid must be False", lambda i, j, n_valid, n: i < n_valid),
+    ("the mask is off by one: key j = n_valid is already padding", lambda i, j, n_valid, n: j <= n_valid),
+    ("True marks the padding; here True means 'may attend'", lambda i, j, n_valid, n: j >= n_valid),
+    ("the padding is cleared with a slice like [:, -(n - n_valid):], which is [:, -0:], every column, when "
+     "n_valid == n", lambda i, j, n_valid, n: j < n_valid if n_valid < n else j < 0),
+), read=lambda m: as_array("the mask", m))
+
+
 def _for_all(strategy, body, examples=()):
     """for_all with this grader's budget: few examples (pinned ones catch the usual mistakes) and a
     short shrink, since shrinking several arrays at once is slow."""
     for_all(strategy, body, max_examples=N, examples=examples, shrink_calls=SHRINK_CALLS)
 
 
+def _fail(sub, message):
+    """Fail with ``message``, and a hint when the probes identify a known mistake of attention()."""
+    raise Fail(message + CATALOGUE.hint(sub))
+
+
 def _attend(sub, q, k, v, mask=None):
-    """Call the student's attention; validate (Y, A) and name the usual causes of a bad answer."""
+    """Call the student's attention; validate (Y, A)."""
     kw = {} if mask is None else {"mask": mask}
     call = call_text("attention", q, k, v, **kw)
     out = expect_tuple(call, 2, sub.call("attention", q, k, v, **kw))
     y_shape, a_shape = (q.shape[0], v.shape[1]), (q.shape[0], k.shape[0])
     shapes = tuple(getattr(x, "shape", None) for x in out)
     if shapes != (y_shape, a_shape) and shapes == (a_shape, y_shape):
-        raise Fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}: it looks like you "
-                   f"returned (A, Y); the contract is (Y, A), the output first, then the weights")
+        raise Fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
+                   f"Y: return (Y, A), the output first, then the weights")
     a = as_array(f"{call}: A (the second value)", out[1], shape=a_shape, finite=False)
     if mask is not None and np.isnan(a).any():
-        nan = np.isnan(a)
-        if nan.all(axis=1).any() and np.array_equal(nan.all(axis=1), mask.all(axis=1)):
-            hint = ("NaN rows appear exactly where the mask is all True, so those rows had every score masked: "
-                    "True means 'may attend', so block the scores where the mask is False")
-        elif np.array_equal(nan.any(axis=0), ~mask.any(axis=0)):
-            hint = ("NaN appears in the columns of keys that every query has masked: it looks like the "
-                    "softmax runs over axis=0 (over the queries) instead of along each row")
-        else:
-            hint = "NaN comes from -inf - (-inf) or 0 / 0; mask the scores, then take the softmax of each row"
-        raise Fail(f"{call} returned A = {show(a)}, which contains NaN although every row of the mask "
-                   f"has a True. Hint: {hint}")
+        _fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a True "
+                   f"(NaN comes from -inf - (-inf) or 0 / 0: mask the scores, then take the softmax of each row).")
     a = as_array(f"{call}: A (the second value)", a, shape=a_shape)
     return as_array(f"{call}: Y (the first value)", out[0], shape=y_shape), a, call
 
 
-@st.composite
-def masked_case(draw):
-    """(Q, K, V, mask, kind): a causal mask (self-attention), padded keys, or any mask."""
-    kind = draw(st.sampled_from(("causal", "padding", "random")))
-    q, k, v = draw(qkv(cross=kind != "causal"))
-    n_q, n_k = q.shape[0], k.shape[0]
-    if kind == "causal":
-        mask = np.tril(np.ones((n_q, n_k), dtype=bool))
-    elif kind == "padding":
-        mask = np.broadcast_to(np.arange(n_k) < draw(st.integers(1, n_k)), (n_q, n_k)).copy()
-    else:
-        mask = draw(masks(n_q, n_k))
-    return q, k, v, mask, kind
+def _mask_check(sub, catalogue, args, want, what):
+    call = call_text(catalogue.func, *args)
+    m = as_bool_array(call, sub.call(catalogue.func, *args), shape=want.shape)
+    if not np.array_equal(m, want):
+        raise Fail(f"called {call}; got\n{show(m)}\nwhich is not True exactly where {what}."
+                   + catalogue.hint(sub))
 
 
 @check("causal_mask(n) is bool (n, n), True exactly where j <= i", 1, uses=("causal_mask",))
 def causal_mask_correct(sub, ref):
     for n in (1, 2, 3, 5, 8):
-        m = as_bool_array(f"causal_mask({n})", sub.call("causal_mask", n), shape=(n, n))
         i, j = np.indices((n, n))
-        if not np.array_equal(m, j <= i):
-            hint = diagnose(m, [
-                ("the diagonal is missing: a token may attend to itself (j <= i, not j < i)", lambda: j < i),
-                ("it looks like the upper triangle (np.triu): row i is the query, column j the key, and a "
-                 "query may only see keys j <= i", lambda: j >= i),
-                ("it looks like True marks the blocked future; here True means 'may attend'", lambda: j > i),
-            ], atol=0)
-            raise Fail(f"called causal_mask({n}); got\n{show(m)}\nwhich is not True exactly where "
-                       f"key j <= query i (rows are queries)." + (f" Hint: {hint}." if hint else ""))
+        _mask_check(sub, CAUSAL, (n,), j <= i, "key j <= query i (rows are queries)")
 
 
 @check("padding_mask(n_valid, n) is bool (n, n), True exactly where key j < n_valid", 1, uses=("padding_mask",))
 def padding_mask_correct(sub, ref):
     for n_valid, n in ((2, 3), (1, 4), (3, 5), (4, 4), (0, 2), (1, 1)):
-        m = as_bool_array(f"padding_mask({n_valid}, {n})", sub.call("padding_mask", n_valid, n), shape=(n, n))
         i, j = np.indices((n, n))
-        if not np.array_equal(m, j < n_valid):
-            known = [("it looks like you switched off padded queries (rows); the padded positions are keys, "
-                      "so whole columns j >= n_valid must be False", i < n_valid),
-                     ("off by one: key j = n_valid is already padding", j <= n_valid),
-                     ("it looks like True marks the padding; here True means 'may attend'", j >= n_valid)]
-            if n_valid == n:  # nothing is padding; all False is the "[:, -0:] slice" mistake
-                known = [("with n_valid == n nothing is padding, so every entry must be True (a slice like "
-                          "[:, -(n - n_valid):] is [:, -0:], which selects every column)", j < 0)]
-            hint = diagnose(m, [(msg, lambda w=w: w) for msg, w in known], atol=0)
-            raise Fail(f"called padding_mask({n_valid}, {n}); got\n{show(m)}\nwhich is not True exactly "
-                       f"where key j < {n_valid}." + (f" Hint: {hint}." if hint else ""))
+        _mask_check(sub, PADDING, (n_valid, n), j < n_valid, f"key j < {n_valid} (columns are keys)")
 
 
-@check("attention returns (Y, A) with the right shapes, for self- and cross-attention", 1, uses=ALL)
+@check("attention returns (Y, A) with the right shapes, for self- and cross-attention", 0.5, uses=ALL)
 def shapes(sub, ref):
     rng = np.random.default_rng(7)
     for n_q, n_k, d_k, d_v in ((3, 3, 2, 5), (2, 4, 3, 1), (5, 2, 4, 3), (1, 1, 1, 1)):
@@ -108,29 +142,19 @@ def shapes(sub, ref):
 
 def _row_sums(sub, q, k, v, mask=None):
     y, a, call = _attend(sub, q, k, v, mask)
-    expect(np.all(a >= 0), f"called {call}; A = {show(a)} has negative weights")
+    if not np.all(a >= 0):
+        _fail(sub, f"called {call}; A = {show(a)} has negative weights.")
     rows = a.sum(axis=1)
     if not np.allclose(rows, 1.0, rtol=0, atol=TOL):
-        if np.allclose(a.sum(axis=0), 1.0, atol=TOL):
-            hint = "the columns of A sum to 1: it looks like the softmax runs over axis=0 (over the queries)"
-        elif mask is not None and np.all(a[~mask] == 0) and np.all(rows <= 1 + TOL):
-            hint = ("it looks like the masked weights are set to 0 after the softmax, without renormalising; "
-                    "mask the scores (to -inf) before the softmax")
-        else:
-            hint = "divide the exponentials of each row by that row's sum"
-        raise Fail(f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
-                   f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}. Hint: {hint}.")
+        _fail(sub, f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
+                   f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}.")
 
 
-@check("each row of A is a probability distribution (>= 0, sums to 1)", 1, uses=ALL)
+@check("each row of A is a probability distribution (>= 0, sums to 1), with and without a mask", 1, uses=ALL)
 def rows_stochastic(sub, ref):
-    _for_all(qkv(), lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2])])
-
-
-@check("with a mask, each row of A still sums to 1", 1, uses=ALL)
-def rows_stochastic_masked(sub, ref):
-    ex = (np.eye(3)[:, :2], np.eye(3)[:, :2] * 2, np.arange(6.0).reshape(3, 2), TRI3, "causal")
-    _for_all(masked_case(), lambda c: _row_sums(sub, *c[:4]), examples=[ex])
+    ex = (np.eye(3)[:, :2], np.eye(3)[:, :2] * 2, np.arange(6.0).reshape(3, 2), TRI3)
+    cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
+    _for_all(cases, lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2], None), ex])
 
 
 @check("masked weights are exactly 0 (causal, padding and any mask)", 1, uses=ALL)
@@ -139,26 +163,12 @@ def masked_exactly_zero(sub, ref):
         q, k, v, mask, kind = case
         y, a, call = _attend(sub, q, k, v, mask)
         if np.any(a[~mask] != 0.0):
-            if np.all(a[mask] == 0.0) and mask.any() and (~mask).any():
-                hint = "the weights are 0 where the mask is True: True means 'may attend', False means blocked"
-            else:
-                hint = ("set masked scores to -inf (or a large negative number) before the softmax; "
-                        "multiplying the scores by the mask or setting them to 0 leaves those keys a weight")
-            raise Fail(f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False "
-                       f"the weight must be exactly 0. Hint: {hint}.")
+            _fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
+                       f"must be exactly 0 (a masked score is -inf, or a very large negative number, before the "
+                       f"softmax).")
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
     _for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
-
-
-@st.composite
-def future_change(draw):
-    """Self-attention inputs, a position i, and the same inputs with every token after i redrawn."""
-    q, k, v = draw(qkv(cross=False).filter(lambda c: c[0].shape[0] >= 2))
-    i = draw(st.integers(0, q.shape[0] - 2))
-    new = tuple(np.concatenate([x[: i + 1], draw(hnp.arrays(np.float64, x[i + 1:].shape, elements=floats(3.0)))])
-                for x in (q, k, v))
-    return (q, k, v), new, i
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=ALL)
@@ -169,10 +179,10 @@ def causal_no_future(sub, ref):
         y, _, call = _attend(sub, q, k, v, mask)
         y2, _, _ = _attend(sub, q2, k2, v2, mask)
         if not np.allclose(y[: i + 1], y2[: i + 1], rtol=TOL, atol=TOL):
-            raise Fail(f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to {show(q2[i + 1:])}, "
-                       f"{show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed from "
-                       f"{show(y[:i + 1])} to {show(y2[:i + 1])}, so an earlier token saw the future. "
-                       f"Masked keys must get weight exactly 0")
+            _fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to {show(q2[i + 1:])}, "
+                       f"{show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed from {show(y[:i + 1])} "
+                       f"to {show(y2[:i + 1])}, so an earlier token saw the future. Masked keys must get weight "
+                       f"exactly 0.")
 
     k2, v2 = np.array([[1.0, 0.0], [2.0, -1.0], [-1.0, 3.0]]), np.array([[1.0, 0.0], [3.0, -2.0], [0.5, 4.0]])
     _for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
@@ -191,7 +201,7 @@ def y_is_av(sub, ref):
     _for_all(cases, prop, examples=[(X3, X3, X3, None)])
 
 
-@check("each entry of Y lies within the range of its column of V", 1, uses=ALL)
+@check("each entry of Y lies within the range of its column of V", 0.5, uses=ALL)
 def y_in_range(sub, ref):
     def prop(case):
         q, k, v = case
@@ -201,18 +211,11 @@ def y_in_range(sub, ref):
         bad = (y < lo - slack) | (y > hi + slack)
         if bad.any():
             r, c = np.argwhere(bad)[0]
-            raise Fail(f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], "
-                       f"the range of column {c} of V. Each output is a weighted average of the values "
-                       f"(weights >= 0 summing to 1), so it cannot leave that range")
+            _fail(sub, f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], the "
+                       f"range of column {c} of V. Each output is a weighted average of the values (weights >= 0 "
+                       f"summing to 1), so it cannot leave that range.")
 
     _for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
-
-
-@st.composite
-def permuted_case(draw):
-    q, k, v = draw(qkv())
-    mask = draw(st.one_of(st.none(), masks(q.shape[0], k.shape[0])))
-    return q, k, v, mask, draw(permutations(q.shape[0])), draw(permutations(k.shape[0]))
 
 
 @check("permuting queries permutes Y and A; permuting keys with values leaves Y unchanged", 1, uses=ALL)
@@ -223,26 +226,68 @@ def permutations_respected(sub, ref):
         y, a, call = _attend(sub, q, k, v, mask)
         y2, a2, call2 = _attend(sub, q[pq], k, v, None if mask is None else mask[pq])
         if not (close(y2, y[pq]) and close(a2, a[pq])):
-            raise Fail(f"called {call}\nand {call2}\n(the queries reordered by {list(pq)}); the rows of Y and A "
-                       f"should be reordered the same way, but got Y = {show(y)} and then {show(y2)}")
+            what = f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq]) else f"A = {show(a)} and then {show(a2)}"
+            _fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y and A "
+                       f"should be reordered the same way, but got {what}.")
         y3, a3, call3 = _attend(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
         if not (close(y3, y) and close(a3, a[:, pk])):
-            raise Fail(f"called {call}\nand {call3}\n(keys and values reordered together by {list(pk)}); "
-                       f"Y should stay the same and the columns of A follow the keys, but got Y = {show(y)} "
-                       f"and then {show(y3)}")
+            what = f"Y = {show(y)} and then {show(y3)}" if not close(y3, y) else f"A = {show(a)} and then {show(a3)}"
+            _fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
+                       f"should stay the same and the columns of A follow the keys, but got {what}.")
 
     mask = np.array([[True, False, True], [True, True, False], [False, True, False]])
     _for_all(permuted_case(), prop, examples=[(X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))])
 
 
+@check("scores are divided by √d_k: repeating the columns of Q and K m times equals multiplying Q by √m", 1,
+       uses=ALL)
+def scaled_by_sqrt_dk(sub, ref):
+    def prop(case):
+        (q, k, v), m = case
+        y, a, call = _attend(sub, np.tile(q, m), np.tile(k, m), v)
+        y2, a2, call2 = _attend(sub, np.sqrt(m) * q, k, v)
+        if not (np.allclose(a, a2, rtol=1e-9, atol=1e-12) and np.allclose(y, y2, rtol=1e-9, atol=1e-12)):
+            _fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from {q.shape[1]} "
+                       f"to {m * q.shape[1]} and every dot product is {m} times larger), then {call2}\n(Q times "
+                       f"√{m}). Dividing the dot products by √d_k makes both {m}·q·k / √({m}·d_k) = √{m}·q·k / √d_k, "
+                       f"so the two should give the same A; got A = {show(a)} and A = {show(a2)}.")
+
+    ex = ((np.array([[1.0, 0.5], [0.0, -1.0]]), np.array([[1.0, 1.0], [0.5, -0.5], [-1.0, 0.0]]), V3), 2)
+    _for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
+
+
+@check("without a mask every key is seen: attention(Q, K, V) equals an all-True mask", 0.5, uses=ALL)
+def default_no_mask(sub, ref):
+    for q, k, v in ((Q3, K3, V3), (Q2, K3, V3), (X3, X3[::-1] * 2, X3[:, :1])):
+        y, a, call = _attend(sub, q, k, v)
+        y2, a2, call2 = _attend(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
+        if not np.allclose(a, a2, rtol=TOL, atol=TOL):
+            _fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
+                       f"{show(a2)}: with mask=None (the default) nothing is masked.")
+
+
+@check("stays finite when the scores are large", 0.5, uses=ALL)
+def large_scores_finite(sub, ref):
+    big = np.array([[100.0, -100.0], [50.0, 0.0]])
+    keys = np.array([[100.0, 100.0], [-100.0, 50.0], [0.0, 0.0]])
+    for mask in (None, np.array([[True, False, True], [True, False, True]])):  # each row's top key unmasked
+        kw = {} if mask is None else {"mask": mask}
+        call = call_text("attention", big, keys, V3, **kw)
+        y, a = expect_tuple(call, 2, sub.call("attention", big, keys, V3, **kw))
+        a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
+        if not np.all(np.isfinite(a)) or not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
+            _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}. np.exp overflows "
+                       f"to inf beyond about 709: subtract each row's maximum score before np.exp (it does not "
+                       f"change the softmax).")
+
+
 @check("attention leaves Q, K, V and the mask unchanged", 1, uses=ALL)
 def inputs_unchanged(sub, ref):
     q = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]])
-    for args in ((q, q[::-1].copy(), X3[:, :1]), (q, q[::-1].copy(), X3[:, :1], TRI3)):
+    pad = np.array([[True, True, False], [True, True, False], [True, True, False]])
+    for args in ((q, q[::-1].copy(), X3[:, :1]), (q, q[::-1].copy(), X3[:, :1], TRI3), (q, X3, X3[:, :1], pad),
+                 (q[:2], X3, V3, np.array([[False, True, True], [True, False, False]]))):
         _, changed = sub.call_full("attention", *args)
         names = ", ".join(("Q", "K", "V", "mask")[i] for i in changed)
         expect(not changed, f"{call_text('attention', *args)} modified {names} in place; work on new arrays "
                             f"(q / s makes a new array, q /= s changes the caller's)")
-
-
-# d_k = 4, N_k = 3, d_v = 2: no scaling, d_k, √d_k, √d_v and √N_k all differ, so each mistake is named

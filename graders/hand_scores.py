@@ -1,25 +1,35 @@
 """Grader for hand_scores: six exact values, and whether they hang together.
 
-The public checks look only at the student's own answers (pairs of numbers,
+The public checks look at the student's own answers (pairs of numbers,
 weights summing to exactly 1, weights = softmax of their scores, output =
-a₁v₁ + a₂v₂); the hidden checks (graders/hidden/hand_scores.py) compare each value
-exactly with the reference and name the common mistake a wrong value matches.
+a₁v₁ + a₂v₂) and confirm each value through a one-way digest: the exercise's
+text fixes every value, so the digest of its value rounded to 10 decimals is
+stored here, never the value itself (a float that is numerically right gets
+half). The hidden checks (graders/hidden/hand_scores.py) compare each value
+exactly with the reference and name the common mistake a wrong pair matches.
 """
 
 import cmath
+import hashlib
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 
-from .kit.checks import Fail, SympyText, check, expect_tuple
+from .kit.checks import Fail, Mistake, SympyText, check, expect_tuple
 from .kit.exact import time_limit, TimeUp, compare, to_expr
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
 SUB = ("₁", "₂")
 LETTER = {"scaled_scores": "s", "attention_weights": "a", "attention_output": "y"}
-
-# Scores from known wrong ways of scaling q·k_j (q·k₁ = 1, q·k₂ = 0, d_k = 2).
+# sha256 of "hand_scores <func>[<index>] = <the value rounded to 10 decimals>"; tests/test_exact_forms.py
+# checks them against the reference solution.
+DIGESTS = {
+    ("scaled_scores", 0): "f007015cea6ca36908abd0a3", ("scaled_scores", 1): "d380f3b434991fa2fe5c68f5",
+    ("attention_weights", 0): "1b88c1a14205a5699ec3c53a", ("attention_weights", 1): "e212f176afef552e0988e55c",
+    ("attention_output", 0): "f2b92a8543d6a47d76752ea5", ("attention_output", 1): "311361c446cae286d963ca32",
+}
 
 
 # ------------------------------------------------------------------ helpers
@@ -75,15 +85,25 @@ def _close(a, b):
     return abs(za - zb) <= tol * max(1.0, abs(zb))
 
 
-def _hint(exprs, index, mistakes):
-    """A known mistake matching the whole pair, else matching this one value."""
-    for message, wrong in mistakes:
-        if all(_close(e, w) for e, w in zip(exprs, wrong)):
-            return message
-    for message, wrong in mistakes:
-        if _close(exprs[index], wrong[index]):
-            return message
-    return ""
+def _hint(exprs, mistakes):
+    """" It looks like ..." for the one known mistake that gives the student's whole pair, else "".
+    ``mistakes`` is a sequence of (Mistake, the pair that mistake gives)."""
+    found = [m for m, wrong in mistakes if all(_close(e, w) for e, w in zip(exprs, wrong))]
+    return f" {found[0].hint}" if len({m.says for m in found}) == 1 else ""
+
+
+def digest(func, index, expr):
+    """The one-way digest of ``expr``'s value rounded to 10 decimals, or None if it has none."""
+    with time_limit(1.0) as timed_out:
+        try:
+            value = Decimal(str(sp.re(sp.N(expr, 40))))
+            text = format(value.quantize(Decimal("1e-10"), rounding=ROUND_HALF_EVEN), "f")
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, InvalidOperation, TimeUp):
+            return None
+    if timed_out():
+        return None
+    text = "0.0000000000" if text == "-0.0000000000" else text
+    return hashlib.sha256(f"hand_scores {func}[{index}] = {text}".encode()).hexdigest()[:24]
 
 
 def _show(exprs):
@@ -93,6 +113,22 @@ def _show(exprs):
 def _softmax(s):
     e = [sp.exp(x) for x in s]
     return tuple(x / sum(e) for x in e)
+
+
+UNSCALED_WEIGHTS = Mistake("they come from the unscaled dot products q·k_j, not from the scaled scores", None)
+SWAPPED_WEIGHTS = Mistake("a₁ and a₂ are swapped", None)
+NOT_DIVIDED = Mistake("the exponentials were not divided by their sum", None)
+NO_EXP = Mistake("the scores were normalised without taking exponentials first", None)
+SWAPPED_OUTPUT = Mistake("y₁ and y₂ are swapped", None)
+FIRST_TWICE = Mistake("a₁ was used for both coordinates", None)
+SECOND_TWICE = Mistake("a₂ was used for both coordinates", None)
+NO_VALUES = Mistake("the weights were not multiplied by the values", None)
+# Scores from known wrong ways of scaling q·k_j (q·k₁ = 1, q·k₂ = 0, d_k = 2).
+SCORE_MISTAKES = (
+    (Mistake("the dot products q·k_j were not divided by √d_k", None), (sp.Integer(1), sp.Integer(0))),
+    (Mistake("the dot products were divided by d_k instead of √d_k", None), (sp.Rational(1, 2), sp.Integer(0))),
+    (Mistake("the dot products were multiplied by √d_k instead of divided by it", None), (sp.sqrt(2), sp.Integer(0))),
+)
 
 
 # ------------------------------------------------------------------ public checks
@@ -126,16 +162,14 @@ def weights_are_softmax_of_scores(sub, ref):
     s, a = _exprs(sub, "scaled_scores"), _exprs(sub, "attention_weights")
     if all(_close(x, y) for x, y in zip(a, _softmax(s))):
         return
-    hint = _hint(a, 0, (
-        ("they come from the unscaled dot products q·k_j, not from the scaled scores",
-         _softmax((sp.Integer(1), sp.Integer(0)))),
-        ("a₁ and a₂ are swapped", _softmax(s)[::-1]),
-        ("the exponentials were not divided by their sum", tuple(sp.exp(x) for x in s)),
-        ("the scores were normalised without taking exponentials first",
-         tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
+    hint = _hint(a, (
+        (UNSCALED_WEIGHTS, _softmax((sp.Integer(1), sp.Integer(0)))),
+        (SWAPPED_WEIGHTS, _softmax(s)[::-1]),
+        (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
+        (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
     ))
     raise Fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
-               f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))" + (f". It looks like {hint}" if hint else ""))
+               f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
 
 
 @check("the output is a₁v₁ + a₂v₂ for your weights", 0.5, uses=("attention_weights", "attention_output"))
@@ -143,11 +177,31 @@ def output_is_weighted_values(sub, ref):
     a, y = _exprs(sub, "attention_weights"), _exprs(sub, "attention_output")
     if _close(y[0], 4 * a[0]) and _close(y[1], 4 * a[1]):
         return
-    hint = _hint(y, 0, (
-        ("y₁ and y₂ are swapped", (4 * a[1], 4 * a[0])),
-        ("a₁ was used for both coordinates", (4 * a[0], 4 * a[0])),
-        ("a₂ was used for both coordinates", (4 * a[1], 4 * a[1])),
-        ("the weights were not multiplied by the values", a),
-    ))
+    if all(digest("attention_output", i, e) == DIGESTS["attention_output", i] for i, e in enumerate(y)):
+        hint = " Your output is right, so the problem is in your weights."
+    else:
+        hint = _hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
+                         (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))
     raise Fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
-               f"{_show(y)}" + (f". It looks like {hint}" if hint else ""))
+               f"{_show(y)}." + hint)
+
+
+@check("every value is right (checked through a one-way digest: the value is never shown)", 1, uses=FUNCS)
+def values_match_their_digests(sub, ref):
+    wrong, credit, hint = [], 0.0, ""
+    for func in FUNCS:
+        exprs = _exprs(sub, func)
+        for index, expr in enumerate(exprs):
+            if digest(func, index, expr) == DIGESTS[func, index]:
+                credit += 0.5 if expr.atoms(sp.Float) else 1.0
+            else:
+                wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
+                hint = hint or (_hint(exprs, SCORE_MISTAKES) if func == "scaled_scores" else "")
+    if wrong:
+        raise Fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
+                   f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
+                   f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
+                   + hint, credit / 6)
+    if credit < 6:
+        raise Fail("every value is numerically right, but some are floats: give exact SymPy values "
+                   "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")

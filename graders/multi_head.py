@@ -1,106 +1,45 @@
-"""Grader for the multi_head exercise: structure and properties in public; agreement
-with the reference is checked in graders/hidden/multi_head.py."""
+"""Grader for the multi_head exercise: structure and laws in public; agreement with the
+reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
-from .kit.checks import Fail, Raised, as_array, call_text, check, expect, expect_tuple, show
+from .kit.checks import (Catalogue, Fail, Mistake, Raised, as_array, call_text, check, expect, expect_raises, expect_tuple,
+                         show)
+from .kit.models import attend, heads
 from .kit.props import for_all
-from .kit.strategies import permutations
+from .kit.strategies import causal_cases, cross_cases, mha_cases, permutations
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
-# Token entries shrink towards 1.0 (not 0), so a counterexample keeps scores, and differences, of visible size.
-TOKEN_VALUES = np.array([1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 0.0, 1.5, -1.5])
 
 
-# ------------------------------------------------------------------ strategies
-def _tokens(draw, shape):
-    return TOKEN_VALUES[draw(hnp.arrays(np.int64, shape, elements=st.integers(0, len(TOKEN_VALUES) - 1)))]
+# ------------------------------------------------------------------ known mistakes
+def _mha_mistake(says, **variant):
+    return Mistake(says, lambda *args, mask=None: heads(*args, mask, **variant))
 
 
-def _weights(draw, *shapes):
-    """Entries in [-1, 1] with one decimal, from one drawn seed (per-entry draws triple the grading time)."""
-    rng = np.random.default_rng(draw(st.integers(0, 2**16 - 1)))
-    return [rng.integers(-10, 11, s) / 10.0 for s in shapes]
-
-
-@st.composite
-def bool_masks(draw, n_q, n_k):
-    """A boolean (n_q, n_k) mask from one integer's bits; a row left empty gets key i % n_k."""
-    m = ((draw(st.integers(0, 2 ** (n_q * n_k) - 1)) >> np.arange(n_q * n_k)) & 1).astype(bool).reshape(n_q, n_k)
-    for i in np.flatnonzero(~m.any(axis=1)):
-        m[i, i % n_k] = True
-    return m
-
-
-@st.composite
-def mha_cases(draw, min_n=1, masks=("none", "causal", "random"), heads=(1, 4)):
-    """(X, W_q, W_k, W_v, W_o, n_heads, mask): 1-4 heads, d_model = n_heads * d_k <= 8, N <= 5."""
-    h = draw(st.integers(*heads))
-    d, n, kind = h * draw(st.integers(1, 8 // h)), draw(st.integers(min_n, 5)), draw(st.sampled_from(masks))
-    mask = None if kind == "none" else np.tri(n, dtype=bool) if kind == "causal" else draw(bool_masks(n, n))
-    return (_tokens(draw, (n, d)), *_weights(draw, *[(d, d)] * 4), h, mask)
-
-
-@st.composite
-def causal_cases(draw):
-    """(case, i, X2): a causal case and X2, equal to X up to row i and different after it."""
-    case = draw(mha_cases(min_n=2, masks=("causal",)))
-    i = draw(st.integers(0, len(case[0]) - 2))
-    x2 = case[0].copy()
-    x2[i + 1:] = _tokens(draw, x2[i + 1:].shape)
-    x2[-1] += float(np.array_equal(x2, case[0]))
-    return case, i, x2
-
-
-@st.composite
-def cross_cases(draw, distinct=True):
-    """(X_dec, X_enc, W_q, W_k, W_v, mask): N_q, N_k <= 5 (different when ``distinct``), d, d_k, d_v <= 4."""
-    nq = draw(st.integers(1, 5))
-    nk = draw(st.integers(1, 4).map(lambda m: m + (m >= nq)) if distinct else st.integers(1, 5))
-    d, dk, dv = (draw(st.integers(1, 4)) for _ in range(3))
-    return (_tokens(draw, (nq, d)), _tokens(draw, (nk, d)), *_weights(draw, (d, dk), (d, dk), (d, dv)),
-            draw(st.none() | bool_masks(nq, nk)))
-
-
-# ------------------------------------------------------------------ calling the student
-def _kw(mask):
-    return {} if mask is None else {"mask": mask}
-
-
-def _mha(sub, x, wq, wk, wv, wo, h, mask=None):
-    out = sub.call(MHA, x, wq, wk, wv, wo, h, **_kw(mask))
-    return _mha_shape(call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask)), out, x, h, mask)
-
-
-def _mha_shape(call, out, x, h, mask=None):
-    """The student's answer as an (N, d_model) array, with a hint for the usual wrong shapes and NaN."""
-    (n, d), shape = x.shape, getattr(out, "shape", None)
-    try:
-        return as_array(f"the result of {call}", out, shape=(n, d))
-    except Fail as exc:
-        hint = (" Hint: NaN comes from a softmax over scores that are all -inf: normalise each row over the keys "
-                "(every row of a mask has a True entry; a column may have none)." if "NaN" in exc.message else
-                " It has one head's width: concatenate all heads along the columns, then multiply by W_o."
-                if shape == (n, d // h) and h > 1 else " The heads are still stacked: concatenate them side by "
-                "side (head 0 first), then multiply by W_o." if shape == (h, n, d // h) else "")
-        raise Fail(exc.message + hint) from None
-
-
-def _cross(sub, xd, xe, wq, wk, wv, mask=None):
-    call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
-    y, a = expect_tuple(call, 2, sub.call(CROSS, xd, xe, wq, wk, wv, **_kw(mask)))
-    nq, nk = len(xd), len(xe)
-    a = as_array(f"A from {call}", a, ndim=2)
-    if a.shape != (nq, nk):
-        hint = {(nq, nq): "keys and values seem to come from X_dec; in cross-attention they come from X_enc",
-                (nk, nq): "queries and keys seem to have swapped sides: queries come from X_dec, keys from X_enc",
-                (nk, nk): "the queries seem to come from X_enc; they come from the decoder, X_dec"}.get(a.shape)
-        raise Fail(f"called {call}; A should have one row per decoder token and one column per encoder token, "
-                   f"shape ({nq}, {nk}); got shape {a.shape}." + (f" Hint: {hint}." if hint else ""))
-    return as_array(f"Y from {call}", y, shape=(nq, wv.shape[1])), a
+INTERLEAVED = ("head h takes the interleaved columns h, h + n_heads, h + 2·n_heads, ...; it takes the contiguous "
+               "block h·d_k:(h+1)·d_k")
+MASKING = ("masked keys still get weight: the mask is ignored", "masked scores are made 0 instead of -inf, so "
+           "masked keys keep a weight", "the softmax runs down the columns (over the queries) instead of along "
+           "each row (over the keys)")
+MHA_MISTAKES = (
+    _mha_mistake(MASKING[0], masking="ignored"), _mha_mistake(MASKING[1], masking="times"),
+    _mha_mistake(MASKING[2], norm="columns"),
+    _mha_mistake("the scores are divided by √d_model; each head divides by √d_k, its own width d_model / n_heads",
+                 divide_by="d_model"),
+    _mha_mistake("the scores are not divided by √d_k", divide_by="none"),
+    _mha_mistake("the scores are divided by d_k instead of √d_k", divide_by="d_k²"),
+    _mha_mistake("the output projection W_o is left out: concatenate the heads, then multiply by W_o", project="none"),
+    _mha_mistake("the concatenated heads are multiplied by W_o transposed; multiply by W_o itself, on the right",
+                 project="transposed"),
+    _mha_mistake(INTERLEAVED, take="interleaved"), _mha_mistake(INTERLEAVED, take="interleaved", put="interleaved"),
+    _mha_mistake("the heads are concatenated in reverse order; head 0 comes first", order=-1),
+    _mha_mistake("(N, d_model) is reshaped straight to (n_heads, N, d_k), which splits the rows (tokens) between "
+                 "heads instead of the columns; reshape to (N, n_heads, d_k) and move the head axis first",
+                 take="tokens"),
+)
 
 
 def _fixed(seed, n, d):
@@ -109,38 +48,125 @@ def _fixed(seed, n, d):
     return [np.round(rng.uniform(-1, 1, s), 1) for s in [(n, d)] + [(d, d)] * 4]
 
 
+ASYM4 = np.array([[True, False, True, False], [True, True, False, False], [False, True, True, True],
+                  [True, False, False, True]])
+# 2, 3 and 4 heads, a mask that is not symmetric and a causal one, d_k != d_model.
+MHA_PROBES = (((*_fixed(31, 4, 6), 3), {}), ((*_fixed(32, 4, 6), 2), {"mask": ASYM4}),
+              ((*_fixed(33, 5, 8), 4), {"mask": np.tri(5, dtype=bool)}))
+MHA_CATALOGUE = Catalogue(MHA, MHA_PROBES, MHA_MISTAKES, read=lambda out: as_array("the result", out, finite=False))
+
+
+def _cross_mistake(says, q_from="dec", kv_from="enc", v_from=None, divide_by=lambda wq, wv, x: wq.shape[1], **att):
+    def model(xd, xe, wq, wk, wv, mask=None):
+        side = {"dec": xd, "enc": xe}
+        m = mask.T if mask is not None and (q_from, kv_from) == ("enc", "dec") else mask
+        return attend(side[q_from] @ wq, side[kv_from] @ wk, side[v_from or kv_from] @ wv, m,
+                      divide_by=divide_by(wq, wv, xd), **att)
+    return Mistake(says, model)
+
+
+CROSS_MISTAKES = (
+    _cross_mistake(MASKING[0], masking="ignored"), _cross_mistake(MASKING[1], masking="times"),
+    _cross_mistake(MASKING[2], norm="columns"),
+    _cross_mistake("the keys and values come from X_dec; in cross-attention they come from the encoder, X_enc",
+                   kv_from="dec"),
+    _cross_mistake("the two sides are swapped: queries come from the decoder X_dec, keys and values from X_enc",
+                   q_from="enc", kv_from="dec"),
+    _cross_mistake("the queries come from X_enc; they come from the decoder, X_dec", q_from="enc"),
+    _cross_mistake("the values come from X_dec; like the keys, they come from the encoder, X_enc", v_from="dec"),
+    _cross_mistake("the scores are divided by √d, the width of X, instead of √d_k, the number of columns of W_q",
+                   divide_by=lambda wq, wv, x: x.shape[1]),
+    _cross_mistake("the scores are not divided by √d_k", divide_by=lambda wq, wv, x: 1),
+    _cross_mistake("the scores are divided by √d_v, the width of W_v, instead of √d_k, the number of columns of W_q",
+                   divide_by=lambda wq, wv, x: wv.shape[1]),
+)
+_R = np.random.default_rng(34)
+# N_q = 2 != N_k = 4 (and N_q = N_k = 3, where taking a side for the other does not fail); d = 3, d_k = 2
+# and d_v = 4 all differ; a mask that is not symmetric.
+CROSS_PROBES = tuple((tuple(np.round(_R.uniform(-1, 1, s), 1) for s in ((nq, 3), (nk, 3), (3, 2), (3, 2), (3, 4))),
+                      kw) for nq, nk, kw in ((2, 4, {}), (2, 4, {"mask": ASYM4[:2]}), (3, 3, {"mask": ASYM4[1:, 1:]})))
+
+
+def _read_pair(out):
+    y, a = expect_tuple(CROSS, 2, out)
+    return as_array("Y", y, finite=False), as_array("A", a, finite=False)
+
+
+CROSS_CATALOGUE = Catalogue(CROSS, CROSS_PROBES, CROSS_MISTAKES, read=_read_pair)
+
+
+# ------------------------------------------------------------------ calling the student
+def _kw(mask):
+    return {} if mask is None else {"mask": mask}
+
+
+def _mha(sub, x, wq, wk, wv, wo, h, mask=None):
+    out = _call(sub, MHA_CATALOGUE, x, wq, wk, wv, wo, h, **_kw(mask))
+    return _mha_shape(sub, call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask)), out, x, h)
+
+
+def _mha_shape(sub, call, out, x, h):
+    """The student's answer as an (N, d_model) array, saying what a wrong shape has."""
+    (n, d), shape = x.shape, getattr(out, "shape", None)
+    try:
+        return as_array(f"the result of {call}", out, shape=(n, d))
+    except Fail as exc:
+        what = (" It has one head's width: concatenate all heads along the columns, then multiply by W_o."
+                if shape == (n, d // h) and h > 1 else " The heads are still stacked: concatenate them side by side "
+                "(head 0 first), then multiply by W_o." if shape == (h, n, d // h) else "")
+        raise Fail(exc.message + what + MHA_CATALOGUE.hint(sub)) from None
+
+
+def _call(sub, catalogue, *args, **kwargs):
+    """The student's answer; an exception it raises comes with a hint where the probes identify a mistake."""
+    try:
+        return sub.call(catalogue.func, *args, **kwargs)
+    except Raised as exc:
+        if exc.not_written:
+            raise
+        hint = catalogue.hint(sub)
+        raise Fail(str(exc) + (f"\n{hint.strip()}" if hint else "")) from None
+
+
+def _cross(sub, xd, xe, wq, wk, wv, mask=None):
+    call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
+    y, a = expect_tuple(call, 2, _call(sub, CROSS_CATALOGUE, xd, xe, wq, wk, wv, **_kw(mask)))
+    nq, nk = len(xd), len(xe)
+    a = as_array(f"A from {call}", a, ndim=2)
+    if a.shape != (nq, nk):
+        raise Fail(f"called {call}; A should have one row per decoder token and one column per encoder token, "
+                   f"shape ({nq}, {nk}); got shape {a.shape}." + CROSS_CATALOGUE.hint(sub))
+    return as_array(f"Y from {call}", y, shape=(nq, wv.shape[1])), a
+
+
+def _fail(sub, message, catalogue=MHA_CATALOGUE):
+    raise Fail(message + catalogue.hint(sub))
+
+
+def _same(a, b):
+    return np.allclose(a, b, **TOL)
+
+
 # ------------------------------------------------------------------ public checks
-@check("multi_head_attention returns a float64 (N, d_model) array", 1, uses=(MHA,))
+@check("multi_head_attention returns a float64 (N, d_model) array", 0.5, uses=(MHA,))
 def mha_shape(sub, ref):
     for n, d, h, mask in ((4, 6, 3, None), (1, 4, 2, None), (3, 8, 4, np.tri(3, dtype=bool)), (2, 3, 1, None)):
         x, *ws = _fixed(3, n, d)
         out = sub.call(MHA, x, *ws, h, **_kw(mask))
-        _mha_shape(call_text(MHA, x, *ws, h, **_kw(mask)), out, x, h, mask)
+        _mha_shape(sub, call_text(MHA, x, *ws, h, **_kw(mask)), out, x, h)
         expect(out.dtype == np.float64, f"{MHA} returned dtype {out.dtype} for float64 inputs; return float64")
 
 
 @check("raises ValueError when n_heads does not divide d_model", 1, uses=(MHA,))
 def rejects_uneven_heads(sub, ref):
-    for d, h, ok in ((6, 3, True), (6, 4, False), (6, 6, True), (8, 3, False), (5, 2, False), (2, 4, False)):
+    for d, h in ((6, 3), (6, 4), (6, 6), (8, 3), (5, 2), (2, 4)):
         x, *ws = _fixed(5, 3, d)
         call = f"{MHA}(X, W_q, W_k, W_v, W_o, n_heads={h}) with X of shape (3, {d}) and W_* of shape ({d}, {d})"
-        try:
-            out = sub.call(MHA, x, *ws, h)
-        except Raised as exc:
-            if exc.not_written:
-                raise
-            if not ok and exc.is_a("ValueError"):
-                continue
-            msg = exc.info.get("message", "")
-            raise Fail(f"{call} raised {exc.type_name}{': ' + str(msg) if msg else ''} "
-                       + (f"although {h} divides {d}" if ok else "instead of ValueError")) from None
-        if ok:
-            _mha_shape(call, out, x, h)
-            continue
-        what = f"an array of shape {out.shape}" if isinstance(out, np.ndarray) else show(out)
-        raise Fail(f"{call} returned {what}; it should raise ValueError, because {d} columns cannot be split into "
-                   f"{h} heads of equal width. Computing d_k = d_model // n_heads and carrying on silently drops "
-                   f"columns.")
+        if d % h == 0:
+            _mha_shape(sub, call, sub.call(MHA, x, *ws, h), x, h)
+        else:
+            expect_raises(sub, MHA, (x, *ws, h), exception="ValueError", call=call, test="n_heads divides d_model",
+                          reason=f"{d} columns cannot be split into {h} heads of equal width")
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=(MHA,))
@@ -151,37 +177,78 @@ def causal_no_peeking(sub, ref):
         bad = [r for r in range(i + 1) if not np.allclose(y1[r], y2[r], rtol=1e-9, atol=1e-9)]
         if bad:
             same = np.allclose(y1, _mha(sub, x, wq, wk, wv, wo, h), rtol=1e-9, atol=1e-9)
-            hint = ("your result is the same with and without the mask, so masked keys still get weight: the mask "
-                    "seems to be ignored, or masked scores are set to 0 rather than -inf" if same else
-                    "in every head, set the masked scores to -inf before the softmax and normalise each row over "
-                    "the keys, so query i gives weight 0 to every key after i")
-            raise Fail(f"called {call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)}, then again with only the rows "
+            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)}, then again with only the rows "
                        f"after row {i} of X changed, X = {show(x2)}; row {bad[0]} of the result changed from "
-                       f"{show(y1[bad[0]])} to {show(y2[bad[0]])}, so token {bad[0]} sees later tokens. Hint: {hint}.")
+                       f"{show(y1[bad[0]])} to {show(y2[bad[0]])}, so token {bad[0]} sees later tokens"
+                       + (" (and the result is the same without the mask)." if same else "."))
 
     for_all(causal_cases(), prop, max_examples=30)
 
 
-@check("permuting the tokens permutes the output rows", 1, uses=(MHA,))
+@check("permuting the tokens permutes the output rows", 0.5, uses=(MHA,))
 def token_permutation(sub, ref):
     def prop(case):
         (x, wq, wk, wv, wo, h, mask), p = case
         pmask = None if mask is None else mask[p][:, p]
         y, yp = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x[p], wq, wk, wv, wo, h, pmask)
-        if not np.allclose(yp, y[p], **TOL):
+        if not _same(yp, y[p]):
             r = int(np.argmax(np.abs(yp - y[p]).max(axis=1)))
-            same = np.array_equal(x[p], x) and (mask is None or np.array_equal(pmask, mask))
-            what = (f"tokens {r} and {p[r]} are identical, so rows {r} and {p[r]} of the result should be too; got "
-                    f"{show(y[r])} and {show(y[p[r]])}" if same else
-                    f"then with the tokens reordered by p = {show(p)} (rows of X"
-                    f"{', rows and columns of the mask' if mask is not None else ''}); row {r} of the second result "
-                    f"should equal row {p[r]} of the first; got {show(yp[r])} and {show(y[p[r]])}")
-            raise Fail(f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; {what}. Attention treats every "
-                       f"token alike. If you split heads with a reshape, reshape (N, d_model) to (N, n_heads, d_k) "
-                       f"and then move the head axis first: reshaping straight to (n_heads, N, d_k) cuts through "
-                       f"the tokens.")
+            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}, then with the tokens reordered "
+                       f"by p = {show(p)} (rows of X{', rows and columns of the mask' if mask is not None else ''}); "
+                       f"row {r} of the second result should equal row {p[r]} of the first; got {show(yp[r])} and "
+                       f"{show(y[p[r]])}. Attention treats every token alike.")
 
     for_all(mha_cases().flatmap(lambda c: st.tuples(st.just(c), permutations(len(c[0])))), prop, max_examples=30)
+
+
+@check("head h uses columns h·d_k:(h+1)·d_k of W_q, W_k, W_v, and its output fills those columns", 1, uses=(MHA,))
+def heads_are_blocks(sub, ref):
+    def prop(case):
+        (x, wq, wk, wv, wo, h, mask), j, seed = case
+        dk = len(wq) // h
+        cols = slice(j * dk, (j + 1) * dk)
+        other = np.ones(len(wq), dtype=bool)
+        other[cols] = False
+        rng = np.random.default_rng(seed)
+        changed = [w + np.where(other, np.round(rng.uniform(-1, 1, w.shape), 1), 0.0) for w in (wq, wk, wv)]
+        eye = np.eye(len(wo))
+        y, y2 = _mha(sub, x, wq, wk, wv, eye, h, mask), _mha(sub, x, *changed, eye, h, mask)
+        if not _same(y[:, cols], y2[:, cols]):
+            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, eye, h, **_kw(mask))}, then again with every column "
+                       f"of W_q, W_k and W_v outside {cols.start}:{cols.stop} changed; with W_o = I, columns "
+                       f"{cols.start}:{cols.stop} of the result are head {j}'s output and depend on those columns "
+                       f"only, but they changed from {show(y[:, cols])} to {show(y2[:, cols])}.")
+
+    cases = mha_cases(heads=(2, 4)).flatmap(lambda c: st.tuples(st.just(c), st.integers(0, c[5] - 1),
+                                                                st.integers(0, 2**16 - 1)))
+    for_all(cases, prop, max_examples=25)
+
+
+@check("each head divides its scores by √d_k, its own width", 1, uses=(MHA,))
+def heads_scale_by_own_width(sub, ref):
+    def prop(case):
+        x, wq, wk, wv, _, h, mask = case
+        d = len(wq)
+        eye, big = np.eye(2 * d), [np.kron(np.eye(2), w) for w in (wq, wk, wv)]
+        y = _mha(sub, np.hstack([x, x]), *big, eye, 1, mask)[:, :d]  # one head of width 2d: dot products double
+        y2 = _mha(sub, x, np.sqrt(2) * wq, wk, wv, np.eye(d), 1, mask)  # ... which √(2d) must make √2 times
+        if not _same(y, y2):
+            _fail(sub, f"with one head, called {MHA} on [X X] with W_q, W_k, W_v doubled block-diagonally (d_k = "
+                       f"{2 * d}, every dot product twice as large), and on X with W_q times √2 (d_k = {d}); "
+                       f"dividing by √d_k makes the two heads the same, but the first columns of the results were "
+                       f"{show(y)} and {show(y2)} (X = {show(x)}, W_o = I).")
+        if h > 1:  # h heads that are copies of one head of width d_k give h copies of its output
+            dk = d // h
+            xs, blocks = np.hstack([x[:, :dk], np.zeros((len(x), d - dk))]), [w[:dk, :dk] for w in (wq, wk, wv)]
+            tiled = [np.vstack([np.tile(b, h), np.zeros((d - dk, d))]) for b in blocks]
+            y, one = _mha(sub, xs, *tiled, np.eye(d), h, mask), _mha(sub, x[:, :dk], *blocks, np.eye(dk), 1, mask)
+            if not _same(y, np.tile(one, h)):
+                _fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = {dk}, and "
+                           f"with that single head alone (n_heads=1, d_model = {dk}); each copy should give the "
+                           f"single head's output {show(one)}, but got {show(y)}. A head of width d_k divides by "
+                           f"√d_k, however many heads there are.")
+
+    for_all(mha_cases(), prop, max_examples=25)
 
 
 @check("W_o is applied last: the result with W_o equals the result with W_o = I, times W_o", 1, uses=(MHA,))
@@ -189,12 +256,10 @@ def projection_last(sub, ref):
     def prop(case):
         x, wq, wk, wv, wo, h, mask = case
         y, yi = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x, wq, wk, wv, np.eye(len(wo)), h, mask)
-        if not np.allclose(y, yi @ wo, **TOL):
-            hint = ("the two results are equal, so W_o is never used" if np.allclose(y, yi, rtol=1e-9, atol=1e-12)
-                    else "the result looks multiplied by W_o transposed" if np.allclose(y, yi @ wo.T, **TOL)
-                    else "multiply the concatenated heads, (N, d_model), by W_o on the right, as the last step")
-            raise Fail(f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; got {show(y)}, and with "
-                       f"W_o = I got {show(yi)}; the first should be the second times W_o. Hint: {hint}.")
+        if not _same(y, yi @ wo):
+            same = " (the two are equal: W_o makes no difference)" if _same(y, yi) else ""
+            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; got {show(y)}, and with W_o = I "
+                       f"got {show(yi)}{same}; the first should be the second times W_o.")
 
     for_all(mha_cases(), prop, max_examples=25)
 
@@ -205,17 +270,55 @@ def cross_structure(sub, ref):
         xd, xe, wq, wk, wv, mask = case
         call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
         y, a = _cross(sub, *case)
-        if not np.allclose(a.sum(axis=1), 1.0, atol=1e-9):
-            raise Fail(f"called {call}; the rows of A = {show(a)} should sum to 1, got sums {show(a.sum(axis=1))}."
-                       + (" Hint: the columns sum to 1: the softmax runs over the queries; it should run along "
-                          "each row, over the encoder keys." if np.allclose(a.sum(axis=0), 1.0, atol=1e-9) else ""))
-        expect(np.all(a >= 0), f"called {call}; A = {show(a)} has negative entries")
-        expect(mask is None or np.all(a[~mask] == 0.0), f"called {call}; got A = {show(a)}: entries where the mask "
-                                                        f"is False should be exactly 0 (scores -inf before softmax)")
-        expect(np.allclose(y, a @ (xe @ wv), **TOL), f"called {call}; got Y = {show(y)} and A = {show(a)}, but "
-                                                    f"Y should be A @ V, with V = X_enc @ W_v = {show(xe @ wv)}")
+        if not np.allclose(a.sum(axis=1), 1.0, atol=1e-9) or not np.all(a >= 0):
+            _fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
+                       f"{show(a.sum(axis=1))}.", CROSS_CATALOGUE)
+        if mask is not None and np.any(a[~mask] != 0.0):
+            _fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be exactly 0 "
+                       f"(scores -inf before the softmax).", CROSS_CATALOGUE)
+        if not _same(y, a @ (xe @ wv)):
+            _fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, with V = X_enc @ "
+                       f"W_v = {show(xe @ wv)}.", CROSS_CATALOGUE)
 
     for_all(cross_cases(), prop, max_examples=30)
+
+
+@check("cross_attention divides by √d_k: repeating the columns of W_q and W_k equals W_q times √2", 0.5,
+       uses=(CROSS,))
+def cross_scaled(sub, ref):
+    def prop(case):
+        xd, xe, wq, wk, wv, mask = case
+        _, a = _cross(sub, xd, xe, np.hstack([wq, wq]), np.hstack([wk, wk]), wv, mask)
+        _, a2 = _cross(sub, xd, xe, np.sqrt(2) * wq, wk, wv, mask)
+        if not _same(a, a2):
+            _fail(sub, f"called {call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))} with W_q and W_k repeated side by "
+                       f"side (d_k = {2 * wq.shape[1]}, every dot product twice as large), and with W_q times √2; "
+                       f"dividing by √d_k makes them the same, but got A = {show(a)} and A = {show(a2)}.",
+                  CROSS_CATALOGUE)
+
+    for_all(cross_cases(), prop, max_examples=25)
+
+
+@check("no mask means no mask, and large scores stay finite", 0.5, uses=(MHA, CROSS))
+def defaults_and_large_scores(sub, ref):
+    x, *ws = _fixed(12, 4, 4)
+    big = 40 * x  # entries up to ±40: scores in the thousands, where np.exp overflows
+    for func, args in ((MHA, (big, *ws, 2)), (CROSS, (big[:2], big[1:], *ws[:3]))):
+        out = sub.call(func, *args)
+        got = out[1] if func == CROSS and isinstance(out, tuple) and len(out) == 2 else out
+        a = as_array(f"the result of {call_text(func, *args)}", got, finite=False)
+        if not np.all(np.isfinite(a)):
+            _fail(sub, f"called {call_text(func, *args)}, where the scores reach the thousands; got {show(a)}. "
+                       f"np.exp overflows to inf beyond about 709: subtract each row's maximum before np.exp (it "
+                       f"does not change the softmax).", MHA_CATALOGUE if func == MHA else CROSS_CATALOGUE)
+    y, y2 = _mha(sub, x, *ws, 2), _mha(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
+    if not _same(y, y2):
+        _fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, {show(y2)}: "
+                   f"with mask=None (the default) nothing is masked.")
+    (yc, ac), (yc2, ac2) = _cross(sub, x[:2], x[1:], *ws[:3]), _cross(sub, x[:2], x[1:], *ws[:3], np.ones((2, 3), bool))
+    if not (_same(ac, ac2) and _same(yc, yc2)):
+        _fail(sub, f"{call_text(CROSS, x[:2], x[1:], *ws[:3])} gave A = {show(ac)}, but with a mask that allows "
+                   f"every key, A = {show(ac2)}: with mask=None (the default) nothing is masked.", CROSS_CATALOGUE)
 
 
 @check("leaves its inputs unchanged", 1, uses=(MHA, CROSS))
@@ -223,7 +326,9 @@ def inputs_unchanged(sub, ref):
     x, *ws = _fixed(11, 3, 2)
     for func, args, names in (
             (MHA, (x, *ws, 2, np.tri(3, dtype=bool)), ("X", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask")),
-            (CROSS, (x, x[:2] + 1, *ws[:3], np.ones((3, 2), bool)), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask"))):
+            (MHA, (x, *ws, 1), ("X", "W_q", "W_k", "W_v", "W_o", "n_heads")),
+            (CROSS, (x, x[:2] + 1, *ws[:3], np.ones((3, 2), bool)), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask")),
+            (CROSS, (x[:2], x + 1, *ws[:3], ASYM4[:2, :3]), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask"))):
         _, changed = sub.call_full(func, *args)
         expect(not changed, f"{func}(...) modified {', '.join(names[i] for i in changed)} in place; leave the "
                             f"caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")

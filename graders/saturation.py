@@ -12,22 +12,70 @@ from the number of trials (n):
 * mean_top_weight: the top weight lies in [0, 1], so its standard deviation is
   at most 1/2 and the mean over n trials has standard error at most
   1/(2 sqrt(n)). We allow TOP_Z / (2 sqrt(n)) plus the precision of the figure
-  compared with (the curriculum's large-sample estimates, see FIGURES).
+  compared with (the lesson's large-sample figures, FIGURES).
+
+Randomness: the worker reseeds NumPy's global state from each call's own
+arguments, so code that draws from np.random.* instead of the rng it is given
+answers differently when the same call is written with keywords.
 """
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import Fail, Rng, call_text, check, expect, expect_tuple, show
+from .kit.checks import Catalogue, Fail, Mistake, Rng, call_text, check, expect, expect_tuple, show
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
+# (d_k, scaled) -> (figure, its precision), 10 keys: the lesson's large-sample figures (CURRICULUM.md).
+FIGURES = {
+    (16, False): (0.7275, 0.0005), (64, False): (0.8646, 0.0005), (256, False): (0.9326, 0.0005),
+    (16, True): (0.318, 0.0025), (64, True): (0.3192, 0.0005), (256, True): (0.318, 0.0025),
+}
 GLOBAL_STATE = ("draw every random number from the rng argument (rng.standard_normal); "
                 "np.random.randn, np.random.normal and friends use NumPy's global state, "
                 "which the seed does not control")
 
 
+@lru_cache(maxsize=None)
+def divided_by_dk(d_k, n_keys):
+    """Mean top weight when the scores are divided by d_k (a common mistake)."""
+    rng = np.random.default_rng(2024)
+    s = np.einsum("td,tkd->tk", rng.standard_normal((2000, d_k)), rng.standard_normal((2000, n_keys, d_k))) / d_k
+    a = np.exp(s - s.max(axis=1, keepdims=True))
+    return float((a / a.sum(axis=1, keepdims=True)).max(axis=1).mean())
+
+
+def _floats(out):
+    pair = expect_tuple("dot_variances", 2, out)
+    return tuple(float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else np.nan for x in pair)
+
+
+DOT = Catalogue("dot_variances", tuple(((d_k, VAR_TRIALS, Rng(seed)), {}) for seed, d_k in ((31, 16), (32, 64),
+                                                                                            (33, 256))), (
+    Mistake("the scaled scores are divided by d_k instead of √d_k", lambda d, n, rng: (d, 1 / d)),
+    Mistake("the two values are swapped: unscaled first, then scaled", lambda d, n, rng: (1, d)),
+    Mistake("these are standard deviations, not variances", lambda d, n, rng: (math.sqrt(d), 1)),
+    Mistake("the variance is that of the single products q_i k_i, not of their sum q·k: it does not grow with d_k",
+            lambda d, n, rng: (1, 1 / d)),
+), read=_floats, rtol=0.15, atol=0.0)
+TOP = Catalogue("mean_top_weight", tuple(((d_k, 10, TOP_TRIALS // (1 if d_k == 16 else 4), Rng(seed)),
+                                          {"scaled": scaled}) for seed, d_k, scaled in
+                                         ((41, 16, False), (42, 16, True), (45, 256, False), (46, 256, True))), (
+    Mistake("the scaled flag is ignored: the scores are always divided by √d_k",
+            lambda d, n, t, rng, scaled=True: FIGURES[d, True][0]),
+    Mistake("the scaled flag is ignored: the scores are never divided by √d_k",
+            lambda d, n, t, rng, scaled=True: FIGURES[d, False][0]),
+    Mistake("the scaled flag is inverted: scaled=True should divide the scores by √d_k, scaled=False not",
+            lambda d, n, t, rng, scaled=True: FIGURES[d, not scaled][0]),
+    Mistake("the scores are divided by d_k instead of √d_k",
+            lambda d, n, t, rng, scaled=True: divided_by_dk(d, n) if scaled else FIGURES[d, False][0]),
+), read=lambda out: float(out) if isinstance(out, (int, float)) and not isinstance(out, bool) else np.nan,
+    rtol=0.0, atol=0.03)
+
+
+# ------------------------------------------------------------------ calling the student
 def _float(name, value):
     """A student's number as a Python float (numpy scalars arrive as floats)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -57,7 +105,12 @@ def _var_tol(d_k, trials=VAR_TRIALS):
     return VAR_Z * math.sqrt((2 * d_k ** 2 + 6 * d_k) / trials)
 
 
-@check("returns Python floats in the right ranges", 1, uses=("dot_variances", "mean_top_weight"))
+def _fail(sub, message, catalogue):
+    raise Fail(message + catalogue.hint(sub))
+
+
+# ------------------------------------------------------------------ public checks
+@check("returns Python floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
 def returns_floats(sub, ref):
     call, a, b = _variances(sub, 8, 1000, 0)
     expect(a > 0 and b > 0, f"{call} returned {show((a, b))}; a variance of random scores is positive")
@@ -67,34 +120,44 @@ def returns_floats(sub, ref):
                                f"1/5 and 1, and so does its average")
 
 
-@check("all randomness comes from rng", 1.5, uses=("dot_variances", "mean_top_weight"))
+NAMES = {"dot_variances": ("d_k", "trials"), "mean_top_weight": ("d_k", "n_keys", "trials")}
+
+
+@check("all randomness comes from rng, for any number of trials", 1.5, uses=("dot_variances", "mean_top_weight"))
 def rng_discipline(sub, ref):
-    runs = {"dot_variances": lambda s: _variances(sub, 16, 500, s)[1:],
-            "mean_top_weight": lambda s: _top(sub, 16, 10, 300, s, strict=False)[1]}
-    args = {"dot_variances": (16, 500), "mean_top_weight": (16, 10, 300)}
-    for name, run in runs.items():
-        first, again, other = run(7), run(7), run(8)
-        same = call_text(name, *args[name], Rng(7))
-        expect(first == again, f"{same} gave {show(first)} and then {show(again)}: the same seed must give "
-                               f"the same result; {GLOBAL_STATE}")
+    for name, args in (("dot_variances", (16, 500)), ("dot_variances", (16, 2)), ("mean_top_weight", (16, 10, 300)),
+                       ("mean_top_weight", (16, 10, 1)), ("mean_top_weight", (16, 10, 2))):
+        named = dict(zip(NAMES[name], args), rng=Rng(7))
+        first, again = sub.call(name, *args, Rng(7)), sub.call(name, **named)
+        other = sub.call(name, *args, Rng(8))
+        same = call_text(name, *args, Rng(7))
+        expect(first == again, f"{same} gave {show(first)}, but the same call written with keywords, "
+                               f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same "
+                               f"result; {GLOBAL_STATE}")
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
         expect(first != other or mean_weight,
-               f"{same} and {call_text(name, *args[name], Rng(8))} both gave {show(first)}: different seeds "
-               f"must give different results. Use the rng you are given: do not create your own generator "
-               f"with a fixed seed inside the function, and do not call np.random.randn, np.random.normal "
-               f"and friends, which use NumPy's global state instead of the rng")
+               f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must give "
+               f"different results. Use the rng you are given: do not create your own generator with a fixed "
+               f"seed inside the function")
 
 
-@check("scaling lowers the variance and the top weight", 1, uses=("dot_variances", "mean_top_weight"))
+@check("scaling lowers the variance and the top weight; scaled defaults to True", 1,
+       uses=("dot_variances", "mean_top_weight"))
 def scaling_lowers(sub, ref):
     call, a, b = _variances(sub, 16, 2000, 3)
     expect(a > b, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
                   f"second (q·k divided by sqrt(d_k)); are the two swapped?")
     call_u, u = _top(sub, 64, 10, 1000, 4, scaled=False)
     call_s, s = _top(sub, 64, 10, 1000, 4, scaled=True)
-    expect(u != s, f"{call_u} and {call_s} both returned {show(u)}: the scaled flag seems to be ignored")
-    expect(u > s, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, "
-                  f"so their softmax is more peaked; is the scaled flag inverted?")
+    if u == s:
+        _fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.", TOP)
+    if u < s:
+        _fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
+                   f"their softmax is more peaked.", TOP)
+    plain = call_text("mean_top_weight", 64, 10, 1000, Rng(4))
+    v = _float(plain, sub.call("mean_top_weight", 64, 10, 1000, Rng(4)))
+    expect(v != u or v == s, f"{plain} returned {show(v)}, the same as {call_u}: scaled defaults to True "
+                             f"(def mean_top_weight(d_k, n_keys, trials, rng, scaled=True))")
 
 
 @check("each trial draws a fresh query and key", 0.5, uses=("dot_variances",))
@@ -108,3 +171,38 @@ def fresh_draws(sub, ref):
            f"{call_text('dot_variances', d_k, n, Rng(hi))} gave {show(est[hi])}: over {n} trials the estimate "
            f"should vary far less between seeds (sampling error about sqrt((2 d_k² + 6 d_k) / trials)). "
            f"Does every trial draw a fresh query and a fresh key, not one query reused for all?")
+
+
+@check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 1, uses=("dot_variances",))
+def variances_follow_theory(sub, ref):
+    for seed, d_k in ((21, 8), (22, 32)):
+        call, a, b = _variances(sub, d_k, 4000, seed)
+        tol = _var_tol(d_k, 4000)
+        if not (abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k):
+            _fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
+                       f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
+                       f"sampling error {tol:.3g} and {tol / d_k:.3g}).", DOT)
+
+
+@check("mean_top_weight at d_k = 64: about 0.86 unscaled and 0.32 scaled, as in the lesson", 1,
+       uses=("mean_top_weight",))
+def top_weight_as_in_the_lesson(sub, ref):
+    for scaled, seed in ((False, 51), (True, 52)):
+        call, v = _top(sub, 64, 10, 1000, seed, scaled)
+        figure, precision = FIGURES[64, scaled]
+        tol = TOP_Z / (2 * math.sqrt(1000)) + precision
+        if abs(v - figure) > tol:
+            _fail(sub, f"{call} returned {show(v)}; the lesson's large simulations give about {figure:.2f} "
+                       f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).", TOP)
+
+
+@check("mean_top_weight stays finite unscaled at a large d_k", 0.5, uses=("mean_top_weight",))
+def unscaled_large_dk_finite(sub, ref):
+    call = call_text("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
+    v = sub.call("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
+    if isinstance(v, float) and not math.isfinite(v):
+        raise Fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and np.exp "
+                   f"overflows to inf beyond about 709. Subtract each trial's largest score before np.exp (it "
+                   f"does not change the softmax)")
+    v = _float(call, v)
+    expect(0.1 <= v <= 1, f"{call} returned {show(v)}; a mean top weight of 10 keys lies between 0.1 and 1")

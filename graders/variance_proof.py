@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .kit.checks import Fail, StudentError, check
+from .kit.checks import Fail, Mistake, StudentError, check
 from .kit.exact import time_limit, TimeUp, to_expr
 
 D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
@@ -65,17 +65,31 @@ def _same(a, b):
     return True
 
 
+# Known mistakes of the scaling step, as functions of the student's own Var(q·k).
+OWN_DOT = Mistake("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", None)
+BY_DK = Mistake("q·k was divided by d_k instead of √d_k", None)
+NOT_SQUARED = Mistake("the factor was not squared: Var(cX) = c² Var(X)", None)
+LEFT_OUT = Mistake("your scaled variance is just dot_variance(): the division by √d_k was left out", None)
+
+
 # ------------------------------------------------------------------ public checks
-@check("every answer is a real value, and variances are never negative", 0.5, uses=FUNCS)
+@check("every answer is an exact real value, and variances are never negative", 0.5, uses=FUNCS)
 def answers_are_values(sub, ref):
+    floats = []
     for func in FUNCS:
         expr = _expr(sub, func)
+        if expr.atoms(sp.Float):
+            floats.append(f"{func}() = {sp.sstr(expr)}")
         for n, z in zip(PROBES, _values(func, expr)):
             if abs(z.imag) > 1e-12:
                 raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is not real at d_k = {n}")
             if func in VARIANCES and z.real < -1e-12:
                 raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is negative at d_k = {n}; "
                            f"a variance is an average of squares and is never negative")
+    if floats:
+        raise Fail(f"{'; '.join(floats)}: {'this is a float' if len(floats) == 1 else 'these are floats'}, and an "
+                   f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
+                   f"decimal)", 0.5, "partial")
 
 
 @check("dot_variance is an expression in d_k", 0.5, uses=("dot_variance",))
@@ -98,13 +112,9 @@ def scaled_variance_is_constant(sub, ref):
         dot = _expr(sub, "dot_variance")
     except (Fail, StudentError):
         dot = sp.nan
-    hint = next((m for m, wrong in (
-        ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / D),
-        ("q·k was divided by d_k instead of √d_k", dot / D**2),
-        ("the factor was not squared: Var(cX) = c² Var(X)", dot / sp.sqrt(D)),
-        ("your scaled variance is just dot_variance(): the division by √d_k was left out", dot),
-    ) if _same(scaled, wrong)), "")
+    found = [m for m, wrong in ((OWN_DOT, dot / D), (BY_DK, dot / D**2), (NOT_SQUARED, dot / sp.sqrt(D)),
+                                (LEFT_OUT, dot)) if _same(scaled, wrong)]
     raise Fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
                f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
-               f"Dividing the scores by √d_k is meant to give the same variance for every d_k"
-               + (f". It looks like {hint}" if hint else ""))
+               f"Dividing the scores by √d_k is meant to give the same variance for every d_k."
+               + (f" {found[0].hint}" if len(found) == 1 else ""))

@@ -4,7 +4,8 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .kit.checks import Fail, Raised, as_array, call_text, check, expect, show
+from .kit.checks import (Catalogue, Fail, Mistake, as_array, call_text, check, expect, expect_raises, show)
+from .kit.models import weights
 from .kit.props import for_all
 from .kit.strategies import floats
 
@@ -14,6 +15,36 @@ def scores_and_dk(draw, min_len=1, bound=20.0):
     """(raw, d_k): one query's raw scores (1-D, 1..6 keys) and a head size."""
     raw = draw(hnp.arrays(np.float64, st.integers(min_len, 6), elements=floats(bound)))
     return raw, draw(st.integers(1, 1024))
+
+
+# ------------------------------------------------------------------ known mistakes
+def _percent_mistake(says, scale=lambda raw, d: raw / np.sqrt(d), flag=lambda scaled: scaled, per=100.0,
+                     shift=True, default=True):
+    def model(raw, d_k, scaled=default):
+        s = scale(raw, d_k) if flag(scaled) else raw
+        return per * (weights(s) if shift else np.exp(s) / np.exp(s).sum())
+    return Mistake(says, model)
+
+
+BY_DK = "the scores are divided by d_k instead of √d_k"
+TIMES = "the scores are multiplied by √d_k instead of divided by it"
+SCALE = Catalogue("scale_scores", (((np.array([2.0, -8.0, 5.0]), 16), {}), ((np.array([3.0, 0.5]), 9), {})), (
+    Mistake(BY_DK, lambda raw, d_k: raw / d_k), Mistake(TIMES, lambda raw, d_k: raw * np.sqrt(d_k)),
+    Mistake("the scores are returned unscaled", lambda raw, d_k: raw),
+), read=lambda out: as_array("the result", out, finite=False))
+PERCENT = Catalogue("softmax_percent", (
+    ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": True}), ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": False}),
+    ((np.array([1.0, -3.0, 6.0]), 4), {}), ((np.array([900.0, 0.0, -900.0]), 1), {"scaled": False})), (
+    _percent_mistake(BY_DK, scale=lambda raw, d: raw / d), _percent_mistake(TIMES, scale=lambda raw, d: raw * np.sqrt(d)),
+    _percent_mistake("these are fractions that sum to 1, not percent: multiply by 100", per=1.0),
+    _percent_mistake("the scores are never scaled: with scaled=True, scale them (scale_scores) before the softmax",
+                     flag=lambda scaled: False),
+    _percent_mistake("the scaled flag is inverted: scaled=True should scale the scores, scaled=False not",
+                     flag=lambda scaled: not scaled),
+    _percent_mistake("scaled defaults to False; the contract's default is scaled=True", default=False),
+    _percent_mistake("np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest "
+                     "score first (it does not change the softmax)", shift=False),
+), read=lambda out: as_array("the result", out, finite=False))
 
 
 def _scaled(sub, raw, d_k):
@@ -27,27 +58,22 @@ def _percent(sub, raw, d_k, scaled=True):
                           shape=raw.shape)
 
 
-@check("scale_scores divides all scores by one factor that grows with d_k", 1, uses=("scale_scores",))
+def _fail(sub, message, catalogue=PERCENT):
+    raise Fail(message + catalogue.hint(sub))
+
+
+# ------------------------------------------------------------------ public checks
+@check("scale_scores divides by √d_k: 4 times the d_k halves the scores, d_k = 1 keeps them", 1,
+       uses=("scale_scores",))
 def scale_is_division(sub, ref):
     def prop(case):
         raw, d_k = case
-        factors = []
-        for d in (1, d_k, 4 * d_k):
+        for d, before, factor in ((1, raw, 1.0), (4 * d_k, _scaled(sub, raw, d_k), 0.5)):
             out = _scaled(sub, raw, d)
-            nz = raw != 0
-            expect(np.all(out[~nz] == 0) and np.all(np.sign(out[nz]) == np.sign(raw[nz])),
-                   f"called {call_text('scale_scores', raw, d)}; got {show(out)}: scaling must keep every "
-                   f"score's sign (and zeros stay zero)")
-            f = raw[nz] / out[nz]
-            expect(np.allclose(f, f[0], rtol=1e-9), f"called {call_text('scale_scores', raw, d)}; got {show(out)}: "
-                                                    f"every score should be divided by the same factor")
-            factors.append(f[0])
-        expect(np.isclose(factors[0], 1.0, rtol=1e-12),
-               f"called {call_text('scale_scores', raw, 1)}; got {show(_scaled(sub, raw, 1))}: with d_k = 1 "
-               f"the scores should not change")
-        expect(1.0 <= factors[1] < factors[2],
-               f"called scale_scores with d_k = {d_k} and d_k = {4 * d_k} on {show(raw)}: the scores should "
-               f"be divided by a factor that grows with d_k, got factors {factors[1]:.6g} and {factors[2]:.6g}")
+            if not np.allclose(out, factor * before, rtol=1e-9, atol=1e-12):
+                than = "the scores themselves" if d == 1 else f"half of scale_scores(raw, {d_k}) = {show(before)}"
+                _fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
+                           f"dividing by √d_k, d_k = 1 changes nothing and 4 times the d_k divides by 2 more.", SCALE)
 
     for_all(scores_and_dk().filter(lambda c: np.any(c[0] != 0)), prop, max_examples=15,
             examples=[(np.array([1.0, -2.0, 4.0]), 16)])
@@ -60,35 +86,48 @@ def percent_properties(sub, ref):
         (raw, d_k), scaled = case
         call, w = _percent(sub, raw, d_k, scaled)
         if not np.isclose(w.sum(), 100.0, rtol=0, atol=1e-8):
-            hint = " These look like fractions: multiply by 100 for percent." if np.isclose(w.sum(), 1.0) else ""
-            raise Fail(f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.{hint}")
+            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
         expect(np.all((w >= 0) & (w <= 100)), f"called {call}; got {show(w)}: percentages lie in [0, 100]")
         hi, lo = raw[:, None] > raw[None, :], raw[:, None] == raw[None, :]
         diff = w[:, None] - w[None, :]
-        expect(np.all(diff[hi] >= -1e-12) and np.allclose(diff[lo], 0, atol=1e-9),
-               f"called {call}; got {show(w)}: a larger score must get at least as large a weight, "
-               f"and equal scores equal weights")
+        if not (np.all(diff[hi] >= -1e-12) and np.allclose(diff[lo], 0, atol=1e-9)):
+            _fail(sub, f"called {call}; got {show(w)}: a larger score must get at least as large a weight, and "
+                       f"equal scores equal weights.")
 
     for_all(st.tuples(scores_and_dk(), st.booleans()), prop, max_examples=30,
             examples=[((np.array([1.0, 2.0, 3.0]), 4), True), ((np.array([0.5, 0.5]), 9), False)])
 
 
-@check("scaled weights are less peaked than unscaled ones", 0.5, uses=("softmax_percent",))
-def scaling_flattens(sub, ref):
+@check("scaled=True is the softmax of the scaled scores, scaled=False of the raw ones (the default: True)", 1,
+       uses=("softmax_percent", "scale_scores"))
+def flag_and_default(sub, ref):
     def prop(case):
         raw, d_k = case
-        call_s, s = _percent(sub, raw, d_k, True)
-        call_u, u = _percent(sub, raw, d_k, False)
-        if np.array_equal(s, u) and np.ptp(raw) > 0.5:
-            raise Fail(f"{call_s} and {call_u} gave the same weights {show(s)}: when scaled is True, scale "
-                       f"the scores (scale_scores) before the softmax")
-        expect(s.max() <= u.max() + 1e-9,
-               f"{call_s} gave {show(s)} but {call_u} gave {show(u)}: the scaled weights should be less peaked "
-               f"(a smaller largest weight) for d_k > 1: check that scaling divides the scores and that the scaled "
-               f"flag is not inverted")
+        scaled = _scaled(sub, raw, d_k)
+        for kwargs, same_as, what in (({"scaled": True}, (scaled, 1), "the scaled scores"),
+                                      ({"scaled": False}, (raw, d_k), "the raw scores"),
+                                      ({}, (scaled, 1), "the scaled scores (scaled=True is the default)")):
+            call = call_text("softmax_percent", raw, d_k, **kwargs)
+            got = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, **kwargs),
+                           shape=raw.shape)
+            _, want = _percent(sub, same_as[0], same_as[1], scaled=False)
+            if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
+                _fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
+                           f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., scaled=False).")
 
-    for_all(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1), prop, max_examples=15,
+    for_all(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1 and np.ptp(c[0]) > 0.5), prop, max_examples=15,
             examples=[(np.array([1.0, 2.0, 3.0]), 16)])
+
+
+@check("softmax_percent stays finite for large scores", 0.5, uses=("softmax_percent",))
+def percent_large_scores(sub, ref):
+    for raw, d_k, scaled in ((np.array([900.0, 0.0, -900.0]), 1, False), (np.array([1e4, 9990.0]), 4, True)):
+        call = call_text("softmax_percent", raw, d_k, scaled=scaled)
+        w = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
+                     shape=raw.shape, finite=False)
+        if not (np.all(np.isfinite(w)) and np.isclose(w.sum(), 100.0)):
+            _fail(sub, f"called {call}; got {show(w)}. np.exp overflows to inf beyond about 709: subtract the "
+                       f"largest score before np.exp (it does not change the weights).")
 
 
 @check("head_dim returns an int that splits d_model evenly", 0.5, uses=("head_dim",))
@@ -110,18 +149,9 @@ def head_dim_int(sub, ref):
 @check("head_dim raises ValueError when n_heads does not divide d_model", 0.5, uses=("head_dim",))
 def head_dim_raises(sub, ref):
     for d_model, n_heads in ((10, 3), (512, 7), (24, 5), (768, 10), (7, 2)):
-        call = call_text("head_dim", d_model, n_heads)
-        try:
-            got = sub.call("head_dim", d_model, n_heads)
-        except Raised as exc:
-            if exc.not_written:
-                raise
-            if exc.is_a("ValueError"):
-                continue
-            raise Fail(f"{call} raised {exc.type_name}; raise ValueError when {n_heads} heads cannot split "
-                       f"d_model = {d_model} evenly") from None
-        raise Fail(f"{call} returned {show(got)} instead of raising ValueError: {n_heads} heads cannot split "
-                   f"d_model = {d_model} evenly, and rounding silently would lose dimensions")
+        expect_raises(sub, "head_dim", (d_model, n_heads), exception="ValueError", test="n_heads divides d_model",
+                      call=call_text("head_dim", d_model, n_heads),
+                      reason=f"{n_heads} heads cannot split d_model = {d_model} evenly")
 
 
 @check("leaves raw unchanged", 0.5, uses=("scale_scores", "softmax_percent"))

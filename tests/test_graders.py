@@ -1,16 +1,35 @@
 """One generic test over the registry: every grader against its solution,
 its stub, its mutants (realistic wrong answers) and its correct alternatives.
 
-A mutant file may carry lines ``# diagnosis: <words>``; the feedback for that
-mutant must then contain those words (the grader named the mistake).
+Every mutant file declares what its feedback must say, in lines at its top:
+
+* ``# diagnosis: <words>`` (one or more lines): the feedback contains those words,
+  and every hint it gives ("It looks like ...", graders/kit/checks.py) contains one
+  of them; ``# diagnosis: none``: the feedback gives no hint at all. So a hint
+  naming a mistake the student did not make fails the test.
+* ``# lesson: <mistake>``, for a mistake on the course's list of headline
+  mistakes (LESSON_MISTAKES): the public checks alone take points off, since
+  they are what students see before the deadline; ``# public: cannot, <why>``
+  excuses a mutant that the public checks cannot catch, and says why.
 """
 
+import re
 from pathlib import Path
 
 import pytest
 
 from graders import registry
 from graders.grading.engine import ROOT, checks_of, grade_file
+from graders.kit.checks import HINTS
+
+# The mistakes the lessons are about (issue 10): each must cost public points in its exercise.
+LESSON_MISTAKES = (
+    "no √d_k or dividing by d_k", "√d_model in place of √d_k", "softmax over the wrong axis or the whole array",
+    "masking after the softmax", "an off-by-one causal mask", "a padding mask on queries or with the wrong polarity",
+    "keys or values from the wrong side", "heads interleaved or concatenated in the wrong order",
+    "W_o left out or transposed", "floats where exact values are asked", "an rng ignored or only partly used",
+)
+GUESSING = re.compile(r"\blooks? like\b|\bseems?\b|\bapparently\b", re.I)
 
 SLUGS = [e.slug for e in registry.EXERCISES]
 HERE = Path(__file__).parent
@@ -65,17 +84,59 @@ def test_stub_scores_zero_without_crashing_the_grader(slug):
     assert all(c.message for c in result.checks), "every failed check must say why"
 
 
+def _declared(path, key):
+    return [line.split(":", 1)[1].strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.startswith(f"# {key}:")]
+
+
+def wrong_hints(text: str, declared: list) -> list:
+    """The hints in ``text`` that name none of the ``declared`` words, and any guessing
+    ("looks like", "seems") outside a hint of the graders'."""
+    allowed = [h for h in HINTS if any(d in h for d in declared)]
+    rest = text
+    for h in sorted(allowed, key=len, reverse=True):
+        rest = rest.replace(h, "")
+    wrong = [h for h in HINTS if h in rest]
+    for h in wrong:
+        rest = rest.replace(h, "")
+    return wrong + [rest[max(0, m.start() - 60): m.end() + 60] for m in GUESSING.finditer(rest)]
+
+
 @pytest.mark.parametrize("path", MUTANTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_mutant_loses_marks(path):
-    slug = path.parent.name
-    result = grade_file(slug, path)
+def test_mutant(path):
+    """Loses marks; says its diagnosis and no other hint; a lesson mistake loses public marks."""
+    result = grade_file(path.parent.name, path)
     _no_grader_errors(result)
     assert result.points < result.max_points, f"{path.name} kept full marks"
-    text = _messages(result)
-    for line in path.read_text().splitlines():
-        if line.startswith("# diagnosis:"):
-            words = line.split(":", 1)[1].strip()
-            assert words in text, f"expected the feedback to say {words!r}; it said:\n{text}"
+    _says_its_diagnosis_and_no_other(path, _messages(result))
+    _a_lesson_mistake_loses_public_marks(path, result)
+
+
+def _says_its_diagnosis_and_no_other(path, text):
+    declared = _declared(path, "diagnosis")
+    assert declared, f"{path.name} declares no '# diagnosis: <words>' (or '# diagnosis: none')"
+    assert declared == ["none"] or "none" not in declared, "'# diagnosis: none' stands alone"
+    words = [] if declared == ["none"] else declared
+    for w in words:
+        assert w in text, f"expected the feedback to say {w!r}; it said:\n{text}"
+    wrong = wrong_hints(text, words)
+    assert not wrong, f"hints about mistakes {path.name} does not make: {wrong}\nThe feedback:\n{text}"
+
+
+def _a_lesson_mistake_loses_public_marks(path, result):
+    lessons = _declared(path, "lesson")
+    assert all(item in LESSON_MISTAKES for item in lessons), f"unknown lesson mistake in {lessons}"
+    excuse = _declared(path, "public")
+    public = [c for c in result.checks if c.visibility == "public"]
+    lost = sum(c.max_points - c.points for c in public)
+    if not lessons:
+        assert not excuse, "only a lesson mistake needs an excuse for keeping its public points"
+        return
+    if excuse:
+        assert excuse[0].startswith("cannot, ") and lost == 0, "an excuse must say why, and be needed"
+        return
+    text = "\n".join(f"{c.name}: {c.message}" for c in public if not c.passed)
+    assert lost > 0, f"{path.name} ({lessons[0]}) keeps every public point:\n{text}"
 
 
 @pytest.mark.parametrize("path", ALTERNATIVES, ids=lambda p: f"{p.parent.name}/{p.stem}")

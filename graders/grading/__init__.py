@@ -6,6 +6,7 @@
     report.py    the text report that attn-grade check and show print
     budget.py    time budgets for one exercise file and one student
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
+    answer.py    the notebook's answer cell those checks grade, read as the real grading reads it
     batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
     digest.py    what a student's result depends on, so that an unchanged one is kept

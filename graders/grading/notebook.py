@@ -3,6 +3,11 @@
     from attn_checks.grading.notebook import public_checks
     public_checks("softmax", globals())
 
+They grade the notebook's answer cell, not whatever the kernel holds (answer.py):
+a function written in another cell, or left over from an earlier run, is not
+what the real grading sees, and a note says so when the kernel's definitions
+differ from the answer cell's.
+
 nbgrader runs a student's code and the test cells in one kernel, so here the
 checks call the student's functions in this process (no sandbox: nbgrader's own
 model; ``attn-grade grade`` is the hardened path). To score exactly as the
@@ -28,6 +33,7 @@ import warnings
 
 from .. import registry
 from ..kit.text import call_text
+from .answer import answer_of, borrowed_names
 from ..sandbox import worker as wirefmt
 from ..sandbox.submission import interpret, request
 from .results import ExerciseResult
@@ -137,27 +143,35 @@ def _checks(slug, namespace, hidden):
     from .engine import checks_of  # heavy (Hypothesis, SymPy): only once a test cell runs
     from .report import render_text
 
-    result = grade_namespace(slug, namespace, hidden=hidden)
-    print(render_text([result], totals=False).rstrip())
+    answer = answer_of(slug, namespace, _silenced)
+    result = grade_namespace(slug, answer.namespace, hidden=hidden, problem=answer.problem)
+    print(render_text([result], totals=False, width=None).rstrip())
+    messages = [c.message for c in result.checks] + [answer.problem]
+    for note in answer.notes + borrowed_names(messages, namespace, answer.namespace):
+        print(f"Note: {note}.")
     uses = {u for fn in checks_of(slug) if fn.spec.hidden == hidden for u in fn.spec.uses}
-    missing = sorted(uses - set(namespace))
-    if missing:
+    missing = sorted(uses - set(answer.namespace))
+    if missing and answer.namespace is namespace:
         print(f"Not defined: {', '.join(missing)}. Run the answer cell first; if it stopped with an "
               f"error, what comes after the error was not defined.")
+    elif missing and not answer.problem:
+        print(f"Not defined in the answer cell: {', '.join(missing)}.")
     print(f"{kind.capitalize()} checks of {slug}: {result.points:g}/{result.max_points:g} points")
     return float(result.points)
 
 
-def grade_namespace(slug: str, namespace: dict, *, hidden: bool) -> ExerciseResult:
-    """The public (or hidden) checks of ``slug`` on the functions in ``namespace``, as an ExerciseResult."""
+def grade_namespace(slug: str, namespace: dict, *, hidden: bool, problem: str = "") -> ExerciseResult:
+    """The public (or hidden) checks of ``slug`` on the functions in ``namespace``, as an ExerciseResult;
+    with a ``problem`` (the answer cell could not run), every check at zero, saying why."""
     from . import engine  # heavy (Hypothesis, SymPy): only once a test cell runs
 
     exercise = registry.get(slug)
     checks = [fn for fn in engine.checks_of(slug) if fn.spec.hidden == hidden]
-    result = ExerciseResult(slug, exercise.title)
+    result = ExerciseResult(slug, exercise.title, problem=problem)
     ref = engine.reference(slug) if hidden else None
     if hidden and ref is None:
         result.problem = "the reference solution is not installed here; hidden checks run when your instructor grades"
+    if result.problem:
         engine.zero_all(result, checks)
     else:
         sub = InProcess(namespace)

@@ -1,9 +1,24 @@
-"""The text report: each check with ✓ or ✗, points and feedback; totals."""
+"""The text report: each check with ✓ or ✗, points and feedback; totals.
+
+Made to be read by a beginner: scores are rounded to two decimals (6.83/8);
+a root cause shared by several checks (the same exception at the same line,
+the same missing function) is said once, with "and 7 more checks stopped at
+the same error"; long lines wrap at spaces to the terminal's width, never
+inside a number, with continuation lines aligned under the text they
+continue. Output that is not a terminal (a file, a notebook, a gradebook) is
+not wrapped, so it is the same on every machine.
+"""
 
 from __future__ import annotations
 
+import re
+import shutil
+import sys
+import textwrap
+
 GREEN, RED, YELLOW, BOLD, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
 MARKS = {"passed": "✓", "partial": "◐", "undecided": "?", "error": "!", "failed": "✗"}
+MIN_WIDTH = 40
 
 
 def _paint(text, code, color):
@@ -11,7 +26,7 @@ def _paint(text, code, color):
 
 
 def _pts(x):
-    return f"{x:g}"
+    return f"{round(x, 2):g}"
 
 
 def _common_problem(r):
@@ -22,29 +37,97 @@ def _common_problem(r):
     return ""
 
 
-def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None) -> str:
+def _cause(message: str) -> str:
+    """What a failure stopped at: its first line, and the line of the student's file when one follows."""
+    lines = message.splitlines()
+    if not lines or len(lines[0]) < 20:
+        return ""
+    where = [ln for ln in lines[1:3] if re.match(r"\s*at line \d+", ln)]
+    return "\n".join(lines[:1] + where[:1])
+
+
+def _same_causes(checks) -> dict:
+    """Index of each failed check whose cause an earlier check already stated -> that earlier check's index."""
+    first, repeats = {}, {}
+    for i, c in enumerate(checks):
+        cause = _cause(c.message) if not c.passed else ""
+        if cause and cause in first:
+            repeats[i] = first[cause]
+        elif cause:
+            first[cause] = i
+    return repeats
+
+
+def terminal_width(stream=None):
+    """The terminal's width for ``stream`` (stdout), or None when it is not a terminal."""
+    stream = stream or sys.stdout
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns)
+
+
+def _wrap(text: str, indent: int, width, hang: int = 0) -> list:
+    """``text`` indented by ``indent`` spaces, wrapped at spaces to ``width`` (None: not wrapped);
+    continuation lines line up ``hang`` further in, under the text they continue."""
+    lead = " " * indent
+    if width is None or indent + len(text) <= width:
+        return [lead + text]
+    own = len(text) - len(text.lstrip(" "))  # a message line's own indent (arrays, calls) is kept
+    return textwrap.wrap(text.lstrip(" "), width=max(MIN_WIDTH // 2, width - indent - own), break_long_words=False,
+                         break_on_hyphens=False, initial_indent=lead + " " * own,
+                         subsequent_indent=lead + " " * (own + hang)) or [lead]
+
+
+def _check_lines(c, color, width) -> list:
+    code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
+    tag = "" if c.visibility == "public" else " (hidden)"
+    mark = MARKS.get(c.outcome, "✗")
+    head = _wrap(f"{mark} {c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]", 2, width, hang=2)
+    head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
+    if color and tag:
+        head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
+    return head + [w for text in c.message.splitlines() for w in _wrap(text, 6, width)]
+
+
+def _painted(lines, code, color):
+    return [_paint(line, code, color) for line in lines]
+
+
+def _exercise_lines(r, color, only_failed, width) -> list:
+    lines = _painted(_wrap(f"{r.exercise} — {r.title}", 0, width), BOLD, color)
+    problem = r.problem or _common_problem(r)
+    if problem:  # nothing could be graded: say why once, not once per check
+        lines += _painted(_wrap(f"✗ {problem}", 2, width, hang=2), RED, color)
+        return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
+    repeats = _same_causes(r.checks)
+    for i, c in enumerate(r.checks):
+        if (only_failed and c.passed) or i in repeats:
+            continue
+        lines += _check_lines(c, color, width)
+        more = [r.checks[j] for j, first in repeats.items() if first == i]
+        if more:
+            names = "; ".join(m.name for m in more)
+            got, of = sum(m.points for m in more), sum(m.max_points for m in more)
+            text = (f"✗ and {len(more)} more check{'s' if len(more) > 1 else ''} stopped at the same error  "
+                    f"[{_pts(got)}/{_pts(of)}]: {names}")
+            more_lines = _wrap(text, 2, width, hang=2)
+            more_lines[0] = more_lines[0].replace("✗", _paint("✗", RED, color), 1)
+            lines += more_lines
+    return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
+
+
+def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None,
+                width="auto") -> str:
+    """The report; ``width``: wrap at this many columns, None for no wrapping, "auto" for the
+    terminal's width when standard output is a terminal."""
+    width = terminal_width() if width == "auto" else width
     lines = []
     if not summary_only:
         for r in results:
-            lines.append(_paint(f"{r.exercise} — {r.title}", BOLD, color))
-            problem = r.problem or _common_problem(r)
-            if problem:  # nothing could be graded: say why once, not once per check
-                lines.append("  " + _paint(f"✗ {problem}", RED, color))
-                lines.append(f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}")
-                lines.append("")
-                continue
-            for c in r.checks:
-                if only_failed and c.passed:
-                    continue
-                code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
-                tag = "" if c.visibility == "public" else _paint(" (hidden)", DIM, color)
-                lines.append(f"  {_paint(MARKS.get(c.outcome, '✗'), code, color)} "
-                             f"{c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]")
-                if c.message:
-                    for text in c.message.splitlines():
-                        lines.append("      " + text)
-            lines.append(f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}")
-            lines.append("")
+            lines += _exercise_lines(r, color, only_failed, width)
     if totals or summary_only:
         got = sum(r.points for r in results)
         out_of = sum(r.max_points for r in results)
@@ -54,5 +137,5 @@ def render_text(results, *, color=False, totals=True, summary_only=False, only_f
             code = GREEN if mark == "✓" else RED
             lines.append(f"  {_paint(mark, code, color)} {r.exercise:<15} {_pts(r.points):>5}/{_pts(r.max_points)}")
         took = f" in {seconds:.1f} s" if seconds is not None else ""
-        lines.append(_paint(f"Total: {_pts(round(got, 6))}/{_pts(round(out_of, 6))}{took}", BOLD, color))
+        lines.append(_paint(f"Total: {_pts(got)}/{_pts(out_of)}{took}", BOLD, color))
     return "\n".join(lines)

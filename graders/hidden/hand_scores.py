@@ -2,15 +2,18 @@
 
 import sympy as sp
 
-from ..kit.checks import Fail, check
+from ..kit.checks import Fail, Mistake, check
 from ..kit.exact import compare, to_expr
-from ..hand_scores import LETTER, SUB, _hint, _pair, _softmax
+from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SCORE_MISTAKES, SUB, _hint, _pair, _softmax
 
-SCORE_MISTAKES = (
-    ("the dot products q·k_j were not divided by √d_k", (sp.Integer(1), sp.Integer(0))),
-    ("the dot products were divided by d_k instead of √d_k", (sp.Rational(1, 2), sp.Integer(0))),
-    ("the dot products were multiplied by √d_k instead of divided by it", (sp.sqrt(2), sp.Integer(0))),
-)
+SWAPPED_SCORES = Mistake("s₁ and s₂ are swapped (s_j belongs to key k_j)", None)
+SWAPPED_WEIGHTS = Mistake("a₁ and a₂ are swapped (a_j is the weight of key k_j)", None)
+WEIGHTS_OF = tuple((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
+                   for m, w in SCORE_MISTAKES)
+SWAPPED_OUTPUT = Mistake("y₁ and y₂ are swapped (check the order of the weights, and that y₁ is the first "
+                         "coordinate)", None)
+FIRST = Mistake("a₁ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂", None)
+SECOND = Mistake("a₂ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂", None)
 
 
 def _exact_value(sub, ref, func, index, mistakes):
@@ -25,44 +28,38 @@ def _exact_value(sub, ref, func, index, mistakes):
     if verdict.outcome == "failed":
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            hint = _hint(exprs, index, mistakes(ref))
-    raise Fail(f"{name}: {verdict.message}" + (f". It looks like {hint}" if hint else ""),
-               verdict.fraction, verdict.outcome)
+            hint = _hint(exprs, mistakes(ref))
+    raise Fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 def _score_mistakes(ref):
     s = ref.scaled_scores()
-    return SCORE_MISTAKES + (("s₁ and s₂ are swapped (s_j belongs to key k_j)", (s[1], s[0])),)
+    return SCORE_MISTAKES + ((SWAPPED_SCORES, (s[1], s[0])),)
 
 
 def _weight_mistakes(ref):
     s, a = ref.scaled_scores(), ref.attention_weights()
-    return tuple((f"your weights are the softmax of scores where {m}", _softmax(w)) for m, w in SCORE_MISTAKES) + (
-        ("a₁ and a₂ are swapped (a_j is the weight of key k_j)", (a[1], a[0])),
-        ("the exponentials were not divided by their sum", tuple(sp.exp(x) for x in s)),
-        ("the scores were normalised without taking exponentials first", tuple(x / sum(s) for x in s)),
+    return tuple((m, _softmax(w)) for m, w in WEIGHTS_OF) + (
+        (SWAPPED_WEIGHTS, (a[1], a[0])),
+        (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
+        (NO_EXP, tuple(x / sum(s) for x in s)),
     )
 
 
 def _output_mistakes(ref):
     a = ref.attention_weights()
     return (
-        ("y₁ and y₂ come out swapped (check the order of the weights, and that y₁ is the first coordinate)",
-         (4 * a[1], 4 * a[0])),
-        ("a₁ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂",
-         (4 * a[0], 4 * a[0])),
-        ("a₂ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂",
-         (4 * a[1], 4 * a[1])),
-        ("the weights were not multiplied by the values", (a[0], a[1])),
+        (SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST, (4 * a[0], 4 * a[0])), (SECOND, (4 * a[1], 4 * a[1])),
+        (NO_VALUES, (a[0], a[1])),
     ) + tuple((m, (4 * w[0], 4 * w[1])) for m, w in _weight_mistakes(ref))
 
 
-@check("s₁ is exact and right", 1, hidden=True, uses=("scaled_scores",))
+@check("s₁ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))
 def score_1(sub, ref):
     _exact_value(sub, ref, "scaled_scores", 0, _score_mistakes)
 
 
-@check("s₂ is exact and right", 1, hidden=True, uses=("scaled_scores",))
+@check("s₂ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))
 def score_2(sub, ref):
     _exact_value(sub, ref, "scaled_scores", 1, _score_mistakes)
 

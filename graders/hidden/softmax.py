@@ -2,7 +2,7 @@
 
 from ..kit.checks import Fail, call_text, check, expect_array_close, show
 from ..kit.props import for_all
-from ..softmax import _softmax
+from ..softmax import CATALOGUE, _softmax
 from ..kit.strategies import array_and_axis
 
 TOL = 1e-9
@@ -17,6 +17,7 @@ def agrees_with_reference(sub, ref):
         try:
             expect_array_close("the result", expected, a, rtol=1e-7, atol=TOL)
         except Fail as exc:
-            raise Fail(f"called {call_text('softmax', z, axis=axis)}; got {show(a)}: {exc.message}") from None
+            raise Fail(f"called {call_text('softmax', z, axis=axis)}; got {show(a)}: {exc.message}."
+                       + CATALOGUE.hint(sub)) from None
 
     for_all(array_and_axis(bound=30.0), prop)

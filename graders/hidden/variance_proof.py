@@ -2,7 +2,7 @@
 
 import sympy as sp
 
-from ..kit.checks import Fail, StudentError, check
+from ..kit.checks import Fail, Mistake, StudentError, check
 from ..kit.exact import compare, to_expr
 from ..variance_proof import SYMBOLS, D, _same
 
@@ -21,9 +21,9 @@ def _exact(sub, ref, func, mistakes):
         expr, _ = to_expr(value, SYMBOLS)
         if expr is not None:
             mistakes = mistakes() if callable(mistakes) else mistakes
-            hint = next((m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))), "")
-    raise Fail(f"{func}(): {verdict.message}" + (f". It looks like {hint}" if hint else ""),
-               verdict.fraction, verdict.outcome)
+            found = {m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))}
+            hint = f" {Mistake(found.pop(), None).hint}" if len(found) == 1 else ""
+    raise Fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 @check("E[q_i k_i] is exact and right", 1, hidden=True, uses=("product_mean",))

@@ -1,13 +1,15 @@
 """What a grader is written with: the vocabulary of graders/<slug>.py.
 
     checks.py      @check, Fail, the expect_* helpers, and the names a check meets
-                   (Raised, StudentError, Rng, SympyText, call_text, show)
+                   (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
+                   Catalogue, which give a hint only where discriminating probes confirm it
     props.py       for_all: a property checked with Hypothesis under fixed settings
     strategies.py  named Hypothesis strategies: small shapes, bounded finite floats
     exact.py       comparing an exact SymPy answer with the reference, in bounded time
     parse.py       the whitelisting parser that rebuilds exact answers from text
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
+    models.py      models of known mistakes of attention, for the graders' hints
 
 May import: kit/ and sandbox/ (for the errors and the wire's value types), nothing else.
 """

@@ -72,6 +72,32 @@ def expect_tuple(name: str, length: int, actual) -> tuple:
     return tuple(actual)
 
 
+def expect_raises(sub, func: str, args, *, exception: str, reason: str, test: str, call: str):
+    """``func(*args)`` must raise ``exception`` from a raise statement of the student's own
+    (``reason`` says why it must, ``test`` what the student should test first). NumPy's
+    ValueError from a later line that trips over the shapes does not count, though it has
+    the right name."""
+    try:
+        got = sub.call(func, *args)
+    except Raised as exc:
+        if exc.not_written:
+            raise
+        if exc.is_a(exception) and exc.info.get("own") is True:
+            return
+        msg = str(exc.info.get("message", ""))
+        msg = msg if len(msg) <= 160 else msg[:157] + "..."
+        where = f" at {exc.info['where']}" if exc.info.get("where") else ""
+        if exc.is_a(exception):
+            raise Fail(f"{call} raised {exc.type_name} ({msg}){where}; that error came from inside a library "
+                       f"call (NumPy tripping over the shapes, say), not from a check of yours: {reason}, so test "
+                       f"whether {test} first and raise {exception} yourself") from None
+        raise Fail(f"{call} raised {exc.type_name}{': ' + msg if msg else ''}{where}; raise {exception} "
+                   f"instead: {reason}") from None
+    what = f"an array of shape {got.shape}" if isinstance(got, np.ndarray) else show(got)
+    raise Fail(f"{call} returned {what} instead of raising {exception}: {reason}, and carrying on "
+               f"silently would drop or invent dimensions")
+
+
 def as_array(name: str, value, *, shape=None, ndim=None, finite=True) -> np.ndarray:
     """Validate a student's array and return it as a plain float64 ndarray."""
     if isinstance(value, Rejected):
@@ -129,17 +155,105 @@ def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, r
                    f"absolute {atol:g})")
 
 
-def diagnose(actual: np.ndarray, mistakes, *, rtol=1e-6, atol=1e-9) -> str:
-    """Name a known mistake whose output ``actual`` matches, or return "".
+# ------------------------------------------------------------------ diagnoses
+HINTS: set = set()  # the text of every hint a grader can give ("It looks like ..."), for the tests
 
-    ``mistakes`` is a sequence of (message, function returning the wrong
-    answer); a function that raises or gives another shape is skipped.
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known mistake: ``says`` completes "It looks like ...", and ``model(*args, **kwargs)``
+    gives the answer that mistake produces (in the form ``Catalogue.read`` gives the student's)."""
+
+    says: str
+    model: object
+
+    def __post_init__(self):
+        HINTS.add(self.hint)
+
+    @property
+    def hint(self) -> str:
+        return f"It looks like {self.says}."
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Known mistakes of one function and the probes that tell them apart.
+
+    A hint is given only when the student's function agrees with one mistake's model on
+    every probe: inputs chosen to discriminate (d_v != 1, N_q != N_k, several rows, a
+    mask that is not symmetric), never just the counterexample a check happened to find,
+    on which several mistakes can coincide. The tests check that the probes tell every
+    two models apart, and each model from the reference solution.
     """
-    for message, wrong in mistakes:
+
+    func: str
+    probes: tuple  # (args, kwargs) pairs
+    mistakes: tuple  # Mistake, ...
+    read: object = None  # the student's answer -> comparable form; raises Fail when unreadable
+    rtol: float = 1e-6
+    atol: float = 1e-9
+
+    def answer(self, sub, args, kwargs):
+        out = sub.call(self.func, *args, **kwargs)
+        return self.read(out) if self.read else out
+
+    def identify(self, sub):
+        """The one mistake whose model the student's function follows on every probe, or None.
+        Where the model cannot give an answer (a shape it cannot handle), the student's function
+        must raise too; it must answer at least one probe."""
+        answers = []
+        for args, kwargs in self.probes:
+            try:
+                answers.append(self.answer(sub, args, kwargs))
+            except Raised:
+                answers.append(_RAISED)
+            except (Fail, StudentError):
+                return None
+        if all(a is _RAISED for a in answers):
+            return None
+        found = [m for m in self.mistakes if all(self.follows(got, _model(m, a, k))
+                                                 for got, (a, k) in zip(answers, self.probes))]
+        return found[0] if len(found) == 1 else None
+
+    def follows(self, got, modelled) -> bool:
+        if got is _RAISED or modelled is None:
+            return got is _RAISED and modelled is None
+        return self.same(got, modelled)
+
+    def hint(self, sub) -> str:
+        """" It looks like ..." for the mistake the probes identify, else "". Worked out once per
+        submission (a check that fails is shrunk, and several checks fail for one mistake)."""
+        base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
+        known = base.__dict__.setdefault("_identified", {})
+        if id(self) not in known:
+            known[id(self)] = self.identify(sub)
+        found = known[id(self)]
+        return f" {found.hint}" if found else ""
+
+    def same(self, a, b) -> bool:
+        """Equal answers: equal structure, and numbers equal within the tolerances."""
+        if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+            return (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b)
+                    and all(self.same(x, y) for x, y in zip(a, b)))
+        if a is None or b is None:
+            return a is b
         try:
-            candidate = np.asarray(wrong(), dtype=np.float64)
-        except Exception:
-            continue
-        if candidate.shape == actual.shape and np.allclose(actual, candidate, rtol=rtol, atol=atol):
-            return message
-    return ""
+            x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        except (TypeError, ValueError):
+            return a == b
+        if x.shape != y.shape:
+            return False
+        with np.errstate(all="ignore"):
+            return bool(np.allclose(x, y, rtol=self.rtol, atol=self.atol, equal_nan=True))
+
+
+_RAISED = object()  # the student's function raised on a probe
+
+
+def _model(mistake, args, kwargs):
+    """A mistake's answer to a probe, or None where the mistake cannot give one."""
+    try:
+        with np.errstate(all="ignore"):
+            return mistake.model(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - e.g. a shape that mistake cannot handle
+        return None

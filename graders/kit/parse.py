@@ -25,6 +25,13 @@ _FUNCTIONS = {
     "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sin": sp.sin, "cos": sp.cos,
     "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float, "Tuple": lambda *a: sp.Tuple(*a),
     "Sum": sp.Sum, "Max": sp.Max, "Min": sp.Min,
+    # Elementary functions SymPy rewrites and compares (an equal form with tanh or cosh counts too); nothing
+    # that grows without bound in evaluation cost (no factorial, gamma or binomial).
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "coth": sp.coth, "sech": sp.sech, "csch": sp.csch,
+    "tan": sp.tan, "cot": sp.cot, "sec": sp.sec, "csc": sp.csc,
+    "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "acot": sp.acot, "atan2": sp.atan2,
+    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh,
+    "root": sp.root, "cbrt": sp.cbrt, "sign": sp.sign,
 }
 _CONSTANTS = {
     "pi": sp.pi, "E": sp.E, "I": sp.I, "ImaginaryUnit": sp.I, "Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero,
@@ -131,7 +138,7 @@ class _Builder:
         for kw in node.keywords:  # only Float(..., precision=53) carries keywords we accept
             if name != "Float" or kw.arg not in ("precision", "dps"):
                 raise ParseError(f"{name}() with keyword {kw.arg!r} is not supported")
-        if name == "Pow" and len(args) == 2:
+        if name in ("Pow", "root") and len(args) == 2:
             self.check_exponent(args[1])
         if name in ("Integer", "Rational") and not all(isinstance(a, (sp.Integer, int)) for a in args):
             raise ParseError(f"{name}() takes whole numbers")

@@ -12,15 +12,18 @@ class StudentError(Exception):
 
 
 class Raised(StudentError):
+    """The student's code raised. The message leads with the exception and the line of the
+    student's file, then the call, shortened."""
+
     def __init__(self, func, info, call=None):
         self.func, self.info = func, info
-        func = call or f"{func}()"
         self.type_name = str(info.get("type", "Exception"))
         mro = info.get("mro")
         self.mro = [str(n) for n in mro] if isinstance(mro, list) else []  # the worker's word: any JSON
-        where = f" ({info['where']})" if info.get("where") else ""
+        where = f"\n  at {info['where']}" if info.get("where") else ""
         msg = str(info.get("message", ""))
-        super().__init__(f"{func} raised {self.type_name}{': ' + msg if msg else ''}{where}")
+        super().__init__(f"Your code raised {self.type_name}{': ' + msg if msg else ''}{where}\n"
+                         f"  when calling {_shortened(call or f'{func}()')}")
 
     def is_a(self, name):
         return name in self.mro
@@ -33,6 +36,12 @@ class Raised(StudentError):
         if self.not_written:
             return f"{self.func}() raised NotImplementedError: not written yet"
         return super().__str__()
+
+
+def _shortened(call: str, lines: int = 6, width: int = 120) -> str:
+    """A call's text cut to a few lines of bounded width."""
+    rows = [r if len(r) <= width else r[: width - 3] + "..." for r in call.splitlines()]
+    return "\n".join(rows[:lines - 1] + ["    ...)"] if len(rows) > lines else rows)
 
 
 class Missing(StudentError):

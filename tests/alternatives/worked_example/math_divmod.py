@@ -1,4 +1,4 @@
-"""Correct: math.sqrt, a softmax without the max shift (fine for scores this size), divmod for head_dim."""
+"""Correct: math.sqrt, the largest score subtracted with max(), divmod for head_dim."""
 import math
 
 import numpy as np
@@ -10,7 +10,7 @@ def scale_scores(raw, d_k):
 
 def softmax_percent(raw, d_k, scaled=True):
     s = scale_scores(raw, d_k) if scaled else np.array(raw, dtype=float)
-    e = np.exp(s)
+    e = np.exp(s - max(s))
     return e / e.sum() * 100
 
 

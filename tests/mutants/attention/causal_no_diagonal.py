@@ -1,5 +1,6 @@
 """Mistake: builds the causal mask with k=-1, so a token cannot attend to itself."""
 # diagnosis: the diagonal is missing
+# lesson: an off-by-one causal mask
 import numpy as np
 
 

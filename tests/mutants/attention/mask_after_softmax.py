@@ -1,5 +1,6 @@
 """Mistake: zeroes the masked weights after the softmax without renormalising."""
 # diagnosis: set to 0 after the softmax, without renormalising
+# lesson: masking after the softmax
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: treats True in the mask as 'blocked' instead of 'may attend'."""
 # diagnosis: True means 'may attend'
+# lesson: a padding mask on queries or with the wrong polarity
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: masks by multiplying the scores by the mask, so masked scores become 0, not -inf."""
-# diagnosis: multiplying the scores by the mask
+# diagnosis: multiplied by the mask
 import numpy as np
 
 

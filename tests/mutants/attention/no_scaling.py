@@ -1,5 +1,6 @@
 """Mistake: forgets to divide the scores by sqrt(d_k)."""
 # diagnosis: not divided by √d_k
+# lesson: no √d_k or dividing by d_k
 import numpy as np
 
 

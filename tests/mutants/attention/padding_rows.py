@@ -1,5 +1,6 @@
 """Mistake: the padding mask switches off padded queries (rows) instead of padded keys (columns)."""
-# diagnosis: switched off padded queries (rows)
+# diagnosis: the padded queries (rows) are switched off
+# lesson: a padding mask on queries or with the wrong polarity
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: takes the softmax over axis=0, so the columns of A sum to 1."""
-# diagnosis: softmax runs over axis=0
+# diagnosis: the softmax runs over axis=0
+# lesson: softmax over the wrong axis or the whole array
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: returns (A, Y) instead of (Y, A)."""
-# diagnosis: returned (A, Y)
+# diagnosis: return (Y, A), the output first
 import numpy as np
 
 

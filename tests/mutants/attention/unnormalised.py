@@ -1,5 +1,5 @@
 """Mistake: exponentiates the scores but never divides by the row sum."""
-# diagnosis: divide the exponentials of each row by that row's sum
+# diagnosis: without dividing each row by its sum
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: divides the dot products by d_k instead of √d_k."""
 # diagnosis: divided by d_k instead of √d_k
+# lesson: no √d_k or dividing by d_k
 import sympy
 
 d_k = 2

@@ -1,5 +1,6 @@
 """Mistake: computes with math.sqrt and math.exp, so every answer is a float, not exact."""
-# diagnosis: an exact form is expected
+# diagnosis: give exact SymPy values
+# lesson: floats where exact values are asked
 import math
 
 

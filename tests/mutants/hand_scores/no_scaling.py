@@ -1,5 +1,6 @@
 """Mistake: forgets to divide the dot products by √d_k."""
 # diagnosis: were not divided by √d_k
+# lesson: no √d_k or dividing by d_k
 import sympy
 
 

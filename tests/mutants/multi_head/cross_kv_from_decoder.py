@@ -1,5 +1,6 @@
 """Mistake: cross_attention takes its keys and values from the decoder, like self-attention."""
-# diagnosis: keys and values seem to come from X_dec
+# diagnosis: the keys and values come from X_dec
+# lesson: keys or values from the wrong side
 import numpy as np
 
 

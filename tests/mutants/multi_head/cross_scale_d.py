@@ -1,5 +1,6 @@
 """Mistake: cross_attention scales by sqrt(d), the width of the inputs, not sqrt(d_k) of the projections."""
-# diagnosis: sqrt(d), the width of X
+# diagnosis: √d, the width of X
+# lesson: no √d_k or dividing by d_k
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: cross_attention takes the queries from the encoder and the keys and values from the decoder."""
-# diagnosis: swapped sides
+# diagnosis: the two sides are swapped
+# lesson: keys or values from the wrong side
 import numpy as np
 
 

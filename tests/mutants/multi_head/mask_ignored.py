@@ -1,5 +1,5 @@
 """Mistake: multi_head_attention accepts a mask but never passes it on to the heads."""
-# diagnosis: the mask seems to be ignored
+# diagnosis: the mask is ignored
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: masks by multiplying the scores by the mask, so masked scores become 0, not -inf."""
-# diagnosis: set to 0 instead of -inf
+# diagnosis: masked scores are made 0 instead of -inf
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: concatenates the heads but never multiplies by the output projection W_o."""
-# diagnosis: W_o seems left out
+# diagnosis: W_o is left out
+# lesson: W_o left out or transposed
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: collects the heads by prepending, so they are concatenated last head first."""
 # diagnosis: concatenated in reverse order
+# lesson: heads interleaved or concatenated in the wrong order
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: every head divides its scores by sqrt(d_model) instead of sqrt(d_k), its own width."""
-# diagnosis: divided by sqrt(d_model)
+# diagnosis: divided by √d_model
+# lesson: √d_model in place of √d_k
 import numpy as np
 
 

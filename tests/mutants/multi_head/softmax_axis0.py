@@ -1,5 +1,6 @@
 """Mistake: the softmax normalises each column (over the queries) instead of each row (over the keys)."""
-# diagnosis: softmax seems taken down the columns
+# diagnosis: the softmax runs down the columns
+# lesson: softmax over the wrong axis or the whole array
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: no ValueError; d_k = d_model // n_heads silently drops the leftover columns."""
-# diagnosis: silently drops columns
+# diagnosis: instead of raising ValueError
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: scales the scores by 1/d_k instead of 1/sqrt(d_k)."""
-# diagnosis: divided by d_k instead of sqrt(d_k)
+# diagnosis: divided by d_k instead of √d_k
+# lesson: no √d_k or dividing by d_k
 import numpy as np
 
 

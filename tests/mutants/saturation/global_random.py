@@ -1,5 +1,6 @@
 """Mistake: draws from NumPy's global random state (np.random.randn) and ignores rng."""
 # diagnosis: NumPy's global state
+# lesson: an rng ignored or only partly used
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """Mistake: returns the textbook numbers for d_k = 64 and 10 keys instead of simulating."""
+# diagnosis: none
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: mean_top_weight always divides by sqrt(d_k), whatever the scaled flag says."""
-# diagnosis: the scaled flag seems to be ignored
+# diagnosis: the scaled flag is ignored: the scores are always divided
 import numpy as np
 
 

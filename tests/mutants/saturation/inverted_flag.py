@@ -1,5 +1,5 @@
 """Mistake: the scaled flag is inverted: scaled=True feeds the raw scores to the softmax."""
-# diagnosis: is the scaled flag inverted?
+# diagnosis: the scaled flag is inverted
 import numpy as np
 
 

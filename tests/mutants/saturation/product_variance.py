@@ -1,5 +1,5 @@
 """Mistake: takes the variance of the single products q_i k_i instead of their sum q·k."""
-# diagnosis: variance of the single products
+# diagnosis: the single products q_i k_i
 import numpy as np
 
 

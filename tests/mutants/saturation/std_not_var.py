@@ -1,5 +1,5 @@
 """Mistake: returns the standard deviation of q·k where the variance is asked for."""
-# diagnosis: the standard deviation, not the variance
+# diagnosis: these are standard deviations, not variances
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: returns (scaled, unscaled) instead of (unscaled, scaled)."""
-# diagnosis: are the two swapped?
+# diagnosis: the two values are swapped
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """Mistake: computes in float32 to "save memory", losing precision and the dtype."""
+# diagnosis: return float64
 import numpy as np
 
 

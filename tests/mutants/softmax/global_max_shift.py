@@ -1,4 +1,5 @@
 """Mistake: subtracts the maximum of the whole array, so a row far below it underflows to 0/0."""
+# diagnosis: the maximum of the whole array is subtracted
 import numpy as np
 
 

@@ -1,4 +1,6 @@
 """Mistake: always normalises along the last axis, whatever axis is asked for."""
+# diagnosis: always runs along the last axis
+# lesson: softmax over the wrong axis or the whole array
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """Mistake: "cleans" infinities by replacing them with 0, so masked entries get weight."""
+# diagnosis: the -inf entries are replaced by 0
 import numpy as np
 
 

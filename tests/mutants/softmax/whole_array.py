@@ -1,5 +1,6 @@
 """Mistake: shifts and normalises over the whole array instead of along the axis."""
 # diagnosis: normalised over the whole array
+# lesson: softmax over the wrong axis or the whole array
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: adds the variances of q_i and k_i, Var(q_i k_i) = 1 + 1 = 2."""
-# diagnosis: the variances of q_i and k_i were added
+# diagnosis: the variances of q_i and k_i
 import sympy
 
 d_k = sympy.Symbol("d_k", positive=True, integer=True)

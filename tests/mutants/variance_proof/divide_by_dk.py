@@ -1,5 +1,6 @@
 """Mistake: scales by d_k instead of √d_k, so the scaled variance is d_k / d_k² = 1/d_k."""
 # diagnosis: divided by d_k instead of √d_k
+# lesson: no √d_k or dividing by d_k
 import sympy
 
 d_k = sympy.Symbol("d_k", positive=True, integer=True)

@@ -1,5 +1,6 @@
 """Mistake: forgets that the scaling changes the variance, returning Var(q·k) for the scaled one too."""
 # diagnosis: the division by √d_k was left out
+# lesson: no √d_k or dividing by d_k
 import sympy
 
 d_k = sympy.Symbol("d_k", positive=True, integer=True)

@@ -1,5 +1,7 @@
 """Mistake: estimates the per-term moments by simulation, so the answers are (slightly wrong) floats."""
 # diagnosis: an exact form is expected
+# diagnosis: so the problem is in dot_variance()
+# lesson: floats where exact values are asked
 import numpy as np
 import sympy
 

@@ -1,5 +1,6 @@
 """Mistake: multiplies the per-term variances together, so Var(q·k) comes out as d_k²."""
 # diagnosis: d_k got squared
+# diagnosis: so the problem is in dot_variance()
 import sympy
 
 d_k = sympy.Symbol("d_k", positive=True, integer=True)

@@ -1,5 +1,6 @@
 """Mistake: divides the scores by d_k instead of sqrt(d_k)."""
-# diagnosis: divided by d_k instead of sqrt(d_k)
+# diagnosis: divided by d_k instead of √d_k
+# lesson: no √d_k or dividing by d_k
 import numpy as np
 
 

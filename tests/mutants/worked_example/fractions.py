@@ -1,5 +1,5 @@
 """Mistake: softmax_percent returns fractions (summing to 1) instead of percent."""
-# diagnosis: multiply by 100 for percent
+# diagnosis: multiply by 100
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: the scaled flag is inverted, so scaled=True gives the raw-score softmax."""
-# diagnosis: the scaled flag is not inverted
+# diagnosis: the scaled flag is inverted
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: multiplies the scores by sqrt(d_k) instead of dividing."""
-# diagnosis: divided by a factor that grows with d_k
+# diagnosis: multiplied by √d_k instead of divided
 import numpy as np
 
 

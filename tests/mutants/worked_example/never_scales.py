@@ -1,5 +1,5 @@
 """Mistake: softmax_percent never scales the scores, whatever the scaled flag says."""
-# diagnosis: scale the scores (scale_scores) before the softmax
+# diagnosis: the scores are never scaled
 import numpy as np
 
 

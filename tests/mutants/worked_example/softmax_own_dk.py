@@ -1,5 +1,6 @@
 """Mistake: softmax_percent does its own scaling and divides by d_k there (scale_scores itself is right)."""
-# diagnosis: divided by d_k instead of sqrt(d_k)
+# diagnosis: divided by d_k instead of √d_k
+# lesson: no √d_k or dividing by d_k
 import numpy as np
 
 

@@ -1,0 +1,30 @@
+"""Mistake: multiplies the concatenated heads by W_o transposed (W_o.T), as for a weight stored (out, in)."""
+# diagnosis: multiplied by W_o transposed
+# lesson: W_o left out or transposed
+import numpy as np
+
+
+def _attend(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(q.shape[1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    a = np.exp(s - s.max(axis=-1, keepdims=True))
+    a = a / a.sum(axis=-1, keepdims=True)
+    return a @ v, a
+
+
+def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, mask=None):
+    N, d_model = X.shape
+    if d_model % n_heads != 0:
+        raise ValueError("n_heads must divide d_model")
+    d_k = d_model // n_heads
+    q, k, v = X @ W_q, X @ W_k, X @ W_v
+    outs = []
+    for h in range(n_heads):
+        block = slice(h * d_k, (h + 1) * d_k)
+        outs.append(_attend(q[:, block], k[:, block], v[:, block], mask)[0])
+    return np.concatenate(outs, axis=1) @ W_o.T
+
+
+def cross_attention(X_dec, X_enc, W_q, W_k, W_v, mask=None):
+    return _attend(X_dec @ W_q, X_enc @ W_k, X_enc @ W_v, mask)

@@ -1,0 +1,21 @@
+"""Mistake: mean_top_weight's flag defaults to False, so a call without it does not scale."""
+# diagnosis: scaled defaults to True
+import numpy as np
+
+
+def dot_variances(d_k, trials, rng):
+    q = rng.standard_normal((trials, d_k))
+    k = rng.standard_normal((trials, d_k))
+    s = np.sum(q * k, axis=-1)
+    return float(np.var(s)), float(np.var(s / np.sqrt(d_k)))
+
+
+def mean_top_weight(d_k, n_keys, trials, rng, scaled=False):
+    q = rng.standard_normal((trials, 1, d_k))
+    k = rng.standard_normal((trials, n_keys, d_k))
+    s = np.sum(q * k, axis=-1)
+    if scaled:
+        s = s / np.sqrt(d_k)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return float(w.max(axis=1).mean())

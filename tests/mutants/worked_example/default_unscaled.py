@@ -1,0 +1,19 @@
+"""Mistake: softmax_percent's flag defaults to False, so softmax_percent(raw, d_k) does not scale."""
+# diagnosis: scaled defaults to False
+import numpy as np
+
+
+def scale_scores(raw, d_k):
+    return raw / np.sqrt(d_k)
+
+
+def softmax_percent(raw, d_k, scaled=False):
+    s = scale_scores(raw, d_k) if scaled else raw
+    e = np.exp(s - s.max())
+    return 100 * e / e.sum()
+
+
+def head_dim(d_model, n_heads):
+    if d_model % n_heads:
+        raise ValueError("uneven split")
+    return d_model // n_heads

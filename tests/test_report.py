@@ -1,0 +1,64 @@
+"""The text report reads well: rounded scores, a shared cause said once, wrapped lines."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from graders.grading.report import render_text, terminal_width
+from graders.grading.results import CheckResult, ExerciseResult
+
+RAISED = ("Your code raised ValueError: operands could not be broadcast together with shapes (3,2) (3,3)\n"
+          "  at line 10: s = np.where(mask, s, -np.inf)\n  when calling attention([[0.5]], [[1]], [[2]])")
+LONG = ("called softmax([[0.123456789, 1.5]], axis=0); the weights along axis 0 should sum to 1, but one sum is "
+        "1.0412345678901234, which is not 1 and so on for quite a while 12345678901234567890 the end.")
+
+
+def _result(*checks):
+    r = ExerciseResult("softmax", "A numerically stable softmax")
+    r.checks = [CheckResult("softmax", name, pts, of, "passed" if pts == of else "failed", msg, "public")
+                for name, pts, of, msg in checks]
+    return r
+
+
+def test_scores_are_rounded_to_two_decimals():
+    r = _result(("a", 2 / 3, 1, "partly"), ("b", 0.5, 0.5, ""))
+    text = render_text([r], width=None)
+    assert "[0.67/1]" in text and "softmax: 1.17/1.5" in text and "Total: 1.17/1.5" in text
+    assert "0.666" not in text
+
+
+def test_a_shared_cause_is_said_once():
+    other = RAISED.replace("[[0.5]]", "[[0.25]]")  # another call, the same error at the same line
+    r = _result(("one", 0, 1, RAISED), ("two", 0, 1, other), ("three", 0, 2, other), ("four", 0, 1, "different"))
+    text = render_text([r], width=None)
+    assert text.count("Your code raised ValueError") == 1
+    assert "✗ and 2 more checks stopped at the same error  [0/3]: two; three" in text
+    assert "four" in text and "different" in text
+
+
+def test_a_different_line_is_a_different_cause():
+    elsewhere = RAISED.replace("at line 10", "at line 12")
+    text = render_text([_result(("one", 0, 1, RAISED), ("two", 0, 1, elsewhere))], width=None)
+    assert text.count("Your code raised ValueError") == 2 and "more checks" not in text
+
+
+def test_lines_wrap_at_spaces_and_continuations_line_up():
+    text = render_text([_result(("a check whose name is long enough to need a second line of its own", 0, 1, LONG))],
+                       width=60, totals=False)
+    lines = text.splitlines()
+    assert all(len(line) <= 60 or " " not in line.strip() for line in lines)
+    numbers = re.findall(r"\d[\d.]*\d", LONG)
+    flat = " ".join(line.strip() for line in lines)
+    for n in numbers:
+        assert n in flat.split() or any(n in word for word in flat.split()), n  # never split inside
+    message = [line for line in lines if line.startswith("      ")]
+    assert len(message) > 2 and all(line.startswith("      ") and line[6] != " " for line in message)
+    head = lines[1:3]
+    assert head[0].startswith("  ✗ a check") and head[1].startswith("    ") and head[1][4] != " "
+
+
+def test_unwrapped_when_not_a_terminal():
+    assert terminal_width(io.StringIO()) is None
+    text = render_text([_result(("c", 0, 1, LONG))])  # pytest captures stdout: not a terminal
+    assert LONG in text
