@@ -155,9 +155,9 @@ def _check(parser, args) -> int:
     start = time.perf_counter()
     with Worker(args.dir) as worker:  # one sandboxed process serves all the files
         for slug in slugs:
-            # one folder: recording checks for replay would only add work (graders/grading/plans.py)
+            # checks replay their recordings, kept on disk between runs (graders/grading/plancache.py)
             result = grade_file(slug, args.dir / f"{slug}.py", hidden=not args.public_only,
-                                call_timeout=args.timeout, worker=worker, replay=False)
+                                call_timeout=args.timeout, worker=worker)
             results.append(result)
             if not args.json:
                 print(render_text([result], color=color, totals=False, only_failed=args.only_failed),
