@@ -32,6 +32,7 @@ distribution (entries >= 0, sum 1); ``Y == A @ V``; permuting the queries
 permutes the rows of ``Y`` and ``A``; permuting keys and values together leaves
 ``Y`` unchanged; the inputs are not modified.
 
+Read first: lesson 4, course/lessons/04_masks_cross_attention_cost.ipynb.
 Check yourself with ``attn-grade check attention``.
 """
 

@@ -34,6 +34,7 @@ to 1) and the output ``Y = A V`` of shape ``(N_q, d_v)``.
 Both functions must leave their arguments unchanged. You may assume every
 row of a mask has at least one True entry.
 
+Read first: lesson 5, course/lessons/05_multi_head_attention.ipynb.
 Check yourself with ``attn-grade check multi_head``.
 """
 

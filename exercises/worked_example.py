@@ -21,6 +21,7 @@ head is when d_model is split between several heads.
 
 Neither function may modify ``raw``.
 
+Read first: lesson 3, course/lessons/03_the_cat_sat.ipynb.
 Check yourself with ``attn-grade check worked_example``.
 """
 
