@@ -6,8 +6,9 @@
     kit/               what a grader is written with
     grading/           grading one file, a notebook and a class
     sandbox/           the boundary around student code
+    hints/<slug>.md    its hints, one at a time (attn-grade hint), each naming a lesson section
     classroom/         the instructor's tooling: nbgrader, the release, the leak scan
-    cli.py             the attn-grade command
+    cli/               the attn-grade command, one module per verb (check, watch, hint, list, ...)
 
 Imports point one way: cli -> classroom -> grading -> kit -> sandbox. A
 per-exercise grader imports only kit/; a hidden grader imports kit/ and its
