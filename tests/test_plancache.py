@@ -233,3 +233,33 @@ def test_a_cache_a_sandbox_could_see_is_refused(tmp_path):
 def test_the_cache_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("ATTN_GRADE_CACHE", "off")
     assert plancache.cache_folder() is None
+
+
+SHIPPED = """
+import json, sys
+from pathlib import Path
+from attn_checks import registry
+from attn_checks.grading import engine
+found = sorted(f"{e.slug}.{fn.__qualname__}" for e in registry.EXERCISES for fn in engine.checks_of(e.slug)
+               if engine.PLANS.get(fn, None) is not None)
+views = [[[c.name, c.points, c.outcome, c.message] for c in engine.grade_file(slug, Path(path)).checks]
+         for slug, path in json.loads(sys.argv[1])]
+print(json.dumps({"found": found, "views": views}))
+"""
+
+
+def test_a_students_copy_replays_the_shipped_plans_and_grades_as_live(tmp_path):
+    """attn_checks/ (and the bundle's graders/) carry the public checks' plans: with no
+    reference and no cache, every public check that passes on the reference replays, and
+    the grades are those of a live run of the public checks."""
+    copy_public(tmp_path, "attn_checks")
+    cases = [(s, str(p)) for s, p in CASES if s in ("softmax", "attention", "hand_scores")]
+    env = {**os.environ, "ATTN_GRADE_CACHE": "off", "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", SHIPPED, json.dumps(cases)], env=env, capture_output=True,
+                         text=True, check=True, cwd=tmp_path).stdout
+    got = json.loads(out)
+    expected = sorted(f"{e.slug}.{fn.__qualname__}" for e in registry.EXERCISES
+                      for fn in checks_of(e.slug, hidden=False) if plans.run_recorded(fn, reference(e.slug)))
+    assert got["found"] == expected and len(expected) > 30
+    live = [[list(v) for v in _view(grade_file(s, Path(p), hidden=False, replay=False))] for s, p in cases]
+    assert got["views"] == live
