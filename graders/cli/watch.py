@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from .check import Session, add_grading_options, folder_of, remember
+from .check import Session, add_grading_options, folder_of, mentions_sympy, remember
 from .state import State
 from .term import CLEAR
 from .where import SLUGS, Target, Unknown, near_files, resolve, shown
@@ -48,7 +48,8 @@ def run(parser, args) -> int:
         parser.error(str(exc))
     if only is not None and only.path.parent.resolve() != folder:
         folder = only.path.parent.resolve()
-    session = Session(timeout=args.timeout, public_only=args.public_only)
+    files = [only.path] if only is not None else sorted(folder.glob("*.py"))
+    session = Session(timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files))
     session.prepare(folder)
     from watchdog.observers import Observer
 
