@@ -83,11 +83,11 @@ class Session:
 
     def prepare(self, folder: Path) -> None:
         """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
-        worker = self._worker(folder)
-        if not worker.alive and folder not in self.warming:
+        worker, key = self._worker(folder), Path(folder).resolve()
+        if not worker.alive and key not in self.warming:
             thread = threading.Thread(target=_quietly, args=(worker.ensure,), daemon=True)
             thread.start()
-            self.warming[folder] = thread
+            self.warming[key] = thread
 
     def _worker(self, folder: Path):
         from ..grading.engine import import_timeout
@@ -101,7 +101,7 @@ class Session:
     def grade(self, target: Target):
         from ..grading.engine import grade_file
 
-        thread = self.warming.pop(target.path.parent, None)
+        thread = self.warming.pop(target.path.parent.resolve(), None)
         if thread is not None:
             thread.join()
         result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
@@ -111,7 +111,11 @@ class Session:
         return result
 
     def forget(self, folder: Path) -> None:
-        worker = self.workers.pop(Path(folder).resolve(), None)
+        key = Path(folder).resolve()
+        thread = self.warming.pop(key, None)
+        if thread is not None:
+            thread.join()  # never end a sandbox while another thread is still starting it
+        worker = self.workers.pop(key, None)
         if worker is not None:
             worker.kill()
 

@@ -120,7 +120,8 @@ class Watch:
         return next((s for s in slugs if s in self.results and not _full(self.results[s])), None)
 
     def check(self, slugs, *, why: str, since: float | None = None) -> None:
-        self.session.forget(self.folder)  # its sandbox holds the files as they were
+        if since is not None:
+            self.session.forget(self.folder)  # its sandbox holds the files as they were
         targets = [Target(s, self.folder / f"{s}.py") for s in slugs]
         done = []
         for t in targets:
