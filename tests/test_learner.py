@@ -227,3 +227,18 @@ def test_help_starts_from_the_lessons_and_never_points_at_the_solutions():
         out = _cli(ROOT, *argv, "--help").stdout
         assert "solutions" not in out, argv
     assert "course/lessons" in _cli(ROOT, "--help").stdout
+
+
+def test_the_bundles_list_counts_the_public_points_only(tmp_path):
+    import sysconfig
+
+    bundle = tmp_path / "bundle"
+    assert main(["release", str(bundle)]) == 0
+    paths = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "list"], cwd=bundle, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    for e in registry.EXERCISES:
+        line = next(line for line in out.splitlines() if f" {e.slug} " in line)
+        assert f"–/{points_of(e.slug)[0]:g} " in line, line
+    assert "points of the public checks" in out
