@@ -39,7 +39,7 @@ from graders import registry  # noqa: E402
 
 PY = sys.executable
 CLI = [str(Path(PY).with_name("attn-grade"))] if Path(PY).with_name("attn-grade").exists() else [PY, "-m", "graders.cli"]
-MISTAKE = ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py"
+MISTAKE = ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py"  # fails one check, not a property
 
 
 def timed(cmd, env, cwd) -> float:
@@ -93,7 +93,7 @@ class Screen:
         os.waitpid(self.pid, 0)
 
 
-def bench_watch(repeat, work, env):
+def bench_watch(repeat, work, env, mistake=MISTAKE):
     """Seconds from the save to the report on screen: a correct file, and one with a mistake."""
     solution = (ROOT / "solutions" / "softmax.py").read_text()
     screen = Screen(CLI + ["watch", "softmax", "--dir", str(work), "--color", "never"], env, work)
@@ -101,7 +101,7 @@ def bench_watch(repeat, work, env):
     at, _ = screen.wait_for(b"\n", at)
     good, bad = [], []
     for r in range(repeat + 1):  # the first round warms the plans of the mistake's live runs
-        for text, sink, marker in ((MISTAKE.read_text(), bad, b"save softmax.py to check again"),
+        for text, sink, marker in ((mistake.read_text(), bad, b"save softmax.py to check again"),
                                    (solution + f"\n# save {r}\n", good, b"softmax at full marks")):
             (work / "softmax.py").write_text(text)
             saved = time.perf_counter()
@@ -117,6 +117,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
     ap.add_argument("--slugs", nargs="*", default=[e.slug for e in registry.EXERCISES])
+    ap.add_argument("--mistake", type=Path, default=MISTAKE,
+                    help="the softmax.py with a mistake that watch is given (default: %(default)s)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
         work = Path(tmp) / "exercises"
@@ -126,12 +128,13 @@ def main(argv=None) -> int:
         yard, cold, warm = bench_checks(args.slugs, args.repeat, work, env)
         watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache")}
         subprocess.run(CLI + ["check", "softmax", "--dir", str(work)], env=watch_env, stdout=subprocess.DEVNULL)
-        good, bad = bench_watch(args.repeat, work, watch_env)
+        good, bad = bench_watch(args.repeat, work, watch_env, args.mistake)
     print(f"\nyardstick  python -c 'import numpy, sympy'   {yard:.3f} s\n")
     print(f"{'attn-grade check':<22} {'cold s':>8} {'cold x':>7} {'warm s':>8} {'warm x':>7}")
     for name in cold:
         print(f"{name:<22} {cold[name]:8.3f} {cold[name] / yard:6.2f}x {warm[name]:8.3f} {warm[name] / yard:6.2f}x")
-    print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, with a mistake {bad:.3f} s")
+    print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, "
+          f"with a mistake ({args.mistake.stem}) {bad:.3f} s")
     return 0
 
 
