@@ -13,9 +13,10 @@ import pytest
 
 from graders import registry
 from graders.classroom.public import copy_public
-from graders.grading import engine, plancache, plans
+from graders.grading import engine, plancache, planfile, plans
 from graders.grading.engine import ROOT, checks_of, grade_file, reference
-from graders.grading.plancache import PlanStore, decode, encode, plan_key
+from graders.grading.plancache import PlanStore, plan_key
+from graders.grading.planfile import decode, encode
 from graders.sandbox.submission import Submission
 
 HERE = Path(__file__).parent
@@ -44,7 +45,7 @@ def test_every_recorded_plan_survives_the_trip_through_json():
         for fn in checks_of(e.slug):
             plan = plans.run_recorded(fn, ref)
             key = plan_key(fn.__module__, fn.__qualname__, Path(ref.__file__))
-            back = plancache.plan_from_json(json.loads(json.dumps(plancache.plan_to_json(plan, key))), key)
+            back = planfile.plan_from_json(json.loads(json.dumps(planfile.plan_to_json(plan, key))), key)
             assert (plan is None) == (back is None), fn.__qualname__
             if plan is not None:
                 assert _same(plan.calls, back[0]) and _same(plan.examples, back[1]), fn.__qualname__
