@@ -1,21 +1,31 @@
 #!/usr/bin/env python3
-"""Set up and run the project with nothing but python3.
+"""Set up and run the project with nothing but python3 (3.10 or newer).
 
-    python3 tasks.py demo    create .venv, install, grade the reference solutions and a sample class
-    python3 tasks.py test    create .venv, install with the test extra, run the whole test suite
-    python3 tasks.py setup   only create .venv and install
+    python3 tasks.py setup        create .venv with what a learner needs: numpy, sympy,
+                                  hypothesis, watchdog and the attn-grade command
+    python3 tasks.py lessons      add Jupyter and matplotlib, then open the lessons
+    python3 tasks.py demo         add matplotlib, grade the reference solutions and a sample class
+                                  of three, and write the class report
+    python3 tasks.py test [ARGS]  add the test tools (pytest, nbgrader, a Jupyter kernel)
+                                  and run the whole test suite (ARGS go to pytest)
+    python3 tasks.py instructor   add nbgrader, to build and grade the course
 
-Each command creates (or reuses) the virtual environment in .venv and
-reinstalls when pyproject.toml has changed since the last install.
+Each command creates (or reuses) the virtual environment in .venv (ATTN_VENV
+moves it) and installs again only when pyproject.toml has changed or it needs
+an extra that is not there yet.
 """
 
-from __future__ import annotations
+import sys
+
+if sys.version_info < (3, 10):  # before anything newer Pythons alone can read
+    sys.exit("attn-grade needs Python 3.10 or newer; this is Python %d.%d (%s)."
+             % (sys.version_info[0], sys.version_info[1], sys.executable))
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
@@ -32,22 +42,54 @@ def run(*cmd, check=True) -> int:
     return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
 
 
-def setup() -> None:
-    """Create .venv and install the project (editable) with the test extra."""
-    stamp = VENV / ".installed"
+def setup(*extras: str) -> None:
+    """Create .venv and install the project (editable) with ``extras`` and those already there."""
+    stamp = VENV / ".installed.json"
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.is_file() and stamp.read_text() == digest and PY.exists():
+    try:
+        had = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        had = {}
+    wanted = sorted(set(extras) | set(had.get("extras", [])))
+    if had.get("digest") == digest and set(extras) <= set(had.get("extras", [])) and PY.exists():
         return
     if not PY.exists():
-        print(f"creating the virtual environment in {VENV}", flush=True)
+        _create_venv()
+    target = "." + (f"[{','.join(wanted)}]" if wanted else "")
+    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target)
+    stamp.write_text(json.dumps({"digest": digest, "extras": wanted}))
+    if not extras:
+        print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade list'", flush=True)
+
+
+def _create_venv() -> None:
+    print(f"creating the virtual environment in {_shown(VENV)}", flush=True)
+    try:
         venv.EnvBuilder(with_pip=True).create(VENV)
-    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]")
-    stamp.write_text(digest)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        shutil.rmtree(VENV, ignore_errors=True)
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        sys.exit(f"could not create {_shown(VENV)} ({exc}).\nOn Debian or Ubuntu, Python's venv module "
+                 f"comes in its own package: 'sudo apt install python{version}-venv', then run this again.")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def lessons() -> int:
+    """Install Jupyter and matplotlib, then open course/lessons/ in Jupyter."""
+    setup("lessons")
+    return run(BIN / "jupyter", "notebook", ROOT / "course" / "lessons", check=False)
 
 
 def demo() -> int:
-    """Grade the reference solutions, then the sample class, and show each student's feedback."""
-    setup()
+    """Grade the reference solutions, then the sample class; show each student's feedback; write
+    the class report (its plots need matplotlib, the 'report' extra)."""
+    setup("report")
     grade = BIN / "attn-grade"
     print("\n=== The reference solutions (every check should pass) ===\n", flush=True)
     code = run(grade, "check", "--dir", "solutions", "--only-failed", check=False)
@@ -69,7 +111,7 @@ def demo() -> int:
 
 def test(extra) -> int:
     """Run the whole test suite (two workers in parallel)."""
-    setup()
+    setup("test")
     return run(PY, "-m", "pytest", "-n", "2", *extra, check=False)
 
 
@@ -81,6 +123,11 @@ def main(argv) -> int:
     if command == "setup":
         setup()
         return 0
+    if command == "instructor":
+        setup("course")
+        return 0
+    if command == "lessons":
+        return lessons()
     if command == "demo":
         return demo()
     if command == "test":

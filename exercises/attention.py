@@ -34,6 +34,7 @@ permutes the rows of ``Y`` and ``A``; permuting keys and values together leaves
 when the scores run into the thousands, where a plain ``np.exp`` overflows;
 the inputs, the mask included, are not modified.
 
+Read first: lesson 4, course/lessons/04_masks_cross_attention_cost.ipynb.
 Check yourself with ``attn-grade check attention``.
 """
 

@@ -29,6 +29,7 @@ form instead. A float that is numerically right gets half credit.
 Working it out on paper first is the point of the exercise: the functions
 only record your answers.
 
+Read first: lesson 1, course/lessons/01_queries_keys_values.ipynb.
 Check yourself with ``attn-grade check hand_scores``.
 """
 

@@ -36,6 +36,7 @@ Both functions must leave their arguments unchanged, treat ``mask=None`` as
 (where a plain ``np.exp`` overflows). You may assume every row of a mask has at
 least one True entry.
 
+Read first: lesson 5, course/lessons/05_multi_head_attention.ipynb.
 Check yourself with ``attn-grade check multi_head``.
 """
 

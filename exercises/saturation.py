@@ -32,6 +32,7 @@ Rules:
 * keep it fast: 20000 trials with d_k = 256 should take well under a second
   or two (vectorise over trials, or keep the loop body small).
 
+Read first: lesson 2, course/lessons/02_why_scale_by_sqrt_dk.ipynb.
 Check yourself with ``attn-grade check saturation``.
 """
 

@@ -15,6 +15,7 @@ Your function must:
   every entry along the axis do to the result?);
 * leave ``z`` itself unchanged.
 
+Read first: lesson 3, course/lessons/03_the_cat_sat.ipynb.
 Check yourself with ``attn-grade check softmax``.
 """
 

@@ -29,6 +29,7 @@ variances; Var(cX) = c² Var(X).
 The written proof of these results lives in the course notebook and is
 marked there; these functions record the results.
 
+Read first: lesson 2, course/lessons/02_why_scale_by_sqrt_dk.ipynb.
 Check yourself with ``attn-grade check variance_proof``.
 """
 

@@ -23,6 +23,7 @@ Neither function may modify ``raw``, and ``softmax_percent`` must stay finite
 for large scores too (hundreds or thousands, where a plain ``np.exp``
 overflows).
 
+Read first: lesson 3, course/lessons/03_the_cat_sat.ipynb.
 Check yourself with ``attn-grade check worked_example``.
 """
 

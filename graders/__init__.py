@@ -6,11 +6,19 @@
     kit/               what a grader is written with
     grading/           grading one file, a notebook and a class
     sandbox/           the boundary around student code
+    hints/<slug>.md    its hints, one at a time (attn-grade hint), each naming a lesson section
     classroom/         the instructor's tooling: nbgrader, the release, the leak scan
-    cli.py             the attn-grade command
+    cli/               the attn-grade command, one module per verb (check, watch, hint, list, ...)
 
 Imports point one way: cli -> classroom -> grading -> kit -> sandbox. A
 per-exercise grader imports only kit/; a hidden grader imports kit/ and its
 public twin; sandbox/ imports nothing else of this package
 (tests/test_layout.py holds these rules).
 """
+
+import sys
+
+if sys.version_info < (3, 10):  # written so that older Pythons can still read this file and say so
+    sys.exit("attn-grade needs Python 3.10 or newer; this is Python %d.%d (%s). Install a newer Python, "
+             "then run 'python3 tasks.py setup' with it." % (sys.version_info[0], sys.version_info[1],
+                                                            sys.executable))

@@ -2,7 +2,7 @@
 
     cli -> classroom -> grading -> kit -> sandbox
 
-A room may import itself and the rooms to its right (and the registry, from
+(cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to its right (and the registry, from
 grading on); a per-exercise grader imports only kit/; a hidden grader imports
 kit/ and its public twin; sandbox/ imports nothing else of the package, and
 the files it loads by path into the sandbox import nothing of it at all.
@@ -90,10 +90,11 @@ def _imports(name: str) -> list[tuple[int, str, bool]]:
 def test_the_house_has_its_rooms():
     for name in ROOMS:
         assert (PACKAGE / name / "__init__.py").is_file(), name
-    assert (PACKAGE / "registry.py").is_file() and (PACKAGE / "cli.py").is_file()
+    assert (PACKAGE / "registry.py").is_file() and (PACKAGE / "cli" / "__init__.py").is_file()
     for e in registry.EXERCISES:
         assert (PACKAGE / f"{e.slug}.py").is_file() and (PACKAGE / "hidden" / f"{e.slug}.py").is_file(), e.slug
-    loose = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__", "registry", "cli"} - set(registry.BY_SLUG)
+        assert (PACKAGE / "hints" / f"{e.slug}.md").is_file(), f"{e.slug} has no hints (graders/hints/)"
+    loose = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__", "registry"} - set(registry.BY_SLUG)
     assert not loose, f"modules outside any room: {sorted(loose)}"
 
 
@@ -145,7 +146,15 @@ def test_no_circles():
             visit(name)
 
 
-@pytest.mark.parametrize("name", ROOMS + ("hidden",))
+def test_the_package_docstring_names_every_folder_and_module():
+    doc = ast.get_docstring(ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))) or ""
+    folders = {p.name + "/" for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    files = {p.name for p in PACKAGE.glob("*.py")} - {"__init__.py"} - {f"{s}.py" for s in registry.BY_SLUG}
+    missing = sorted(n for n in folders | files if n not in doc)
+    assert not missing, f"graders/__init__.py does not mention {missing}"
+
+
+@pytest.mark.parametrize("name", ROOMS + ("cli", "hidden"))
 def test_each_room_explains_itself(name):
     """Its __init__ docstring names every module that lives there."""
     doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8"))) or ""

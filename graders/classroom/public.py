@@ -1,7 +1,9 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
-That is the registry, the public graders (graders/<slug>.py), kit/, sandbox/,
-grading/ without the batch grader (batch.py, outfiles.py, digest.py), and the command (cli.py). Never the hidden checks,
+That is the registry, the public graders (graders/<slug>.py) and their hints,
+kit/, sandbox/, grading/ without the batch grader (batch.py, outfiles.py, digest.py),
+the command (cli/), and plans/: the public checks' recorded plans (inputs only), so
+a student's checks replay too. Never the hidden checks,
 the instructor's tooling (this folder) or the batch grader. ``copy_public``
 writes that copy: as graders/ in the student bundle (release.py) and as
 attn_checks/ beside the nbgrader notebooks (course.py). The leak scan
@@ -30,13 +32,36 @@ def public_sources() -> list[Path]:
                   if "__pycache__" not in p.parts and is_public(p.relative_to(PACKAGE).as_posix()))
 
 
-def copy_public(dest: Path, package: str = "graders") -> Path:
-    """Copy the public package to dest/<package>/ (no caches); return that path."""
+def copy_public(dest: Path, package: str = "graders", plans: bool = True) -> Path:
+    """Copy the public package to dest/<package>/ (no caches), with the public checks'
+    recorded plans in its plans/ folder (``plans``); return that path."""
     target = Path(dest) / package
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(PACKAGE, target, ignore=_ignore)
+    if plans:
+        write_plans(target / "plans")
     return target
+
+
+def write_plans(folder: Path) -> int:
+    """The public checks' plans, recorded against the reference solutions, as a student's
+    copy reads them (grading/plancache.py: keys without a reference). They hold inputs only:
+    the calls a check makes and what Hypothesis drew, never an answer. Returns how many."""
+    from .. import registry
+    from ..grading.engine import PLANS, checks_of, reference
+    from ..grading.plancache import PlanStore, plan_key
+
+    store, written = PlanStore(Path(folder), shipped=None), 0
+    for e in registry.EXERCISES:
+        ref = reference(e.slug)
+        if ref is None:
+            continue
+        for fn in checks_of(e.slug, hidden=False):
+            plan = PLANS.get(fn, ref, solution=Path(ref.__file__))
+            if plan is not None and store.save(plan_key(fn.__module__, fn.__qualname__, None), plan):
+                written += 1
+    return written
 
 
 def _ignore(folder: str, names: list[str]) -> set[str]:

@@ -28,7 +28,8 @@ def register(subparsers) -> None:
                     "'attn-grade' and a README. Never the solutions, hidden checks or tests. "
                     "The bundle is then scanned for leaked answers (graders/classroom/leaks.py); "
                     "exit status 1 if any is found.",
-        epilog="example:\n  attn-grade release student-bundle/ && cd student-bundle && pip install .")
+        epilog="example:\n  attn-grade release student-bundle/\n"
+               "  (students: cd student-bundle && python3 -m venv .venv && . .venv/bin/activate && pip install -e .)")
     rel.add_argument("out", type=Path, metavar="OUT", help="folder to write (created if missing)")
     rel.add_argument("--force", action="store_true", help="replace OUT if it is not empty")
     rel.set_defaults(run=_run)
@@ -51,8 +52,8 @@ def _run(parser, args) -> int:
     if leaks:
         print(f"{len(leaks)} leak(s) found in {out}/: do not hand it out")
         return 1
-    print(f"no leaks found (solutions, exact answers, hidden checks, model answers); "
-          f"students: cd {out} && pip install . && attn-grade check")
+    print(f"no leaks found (solutions, exact answers, hidden checks, model answers); students: cd {out}, "
+          f"then the README's two install lines (a venv, pip install -e .), then attn-grade list")
     return 0
 
 
@@ -138,6 +139,9 @@ attn-grade = "graders.cli:run"
 
 [tool.setuptools.packages.find]
 include = ["graders", "graders.*"]
+
+[tool.setuptools.package-data]
+graders = ["hints/*.md", "plans/*.json"]
 """
 
 
@@ -160,28 +164,35 @@ read first and a command that checks your work as you go.
 
 ## Install (once)
 
-You need Python 3.10 or newer.
+You need Python 3.10 or newer. Inside this folder:
 
 ```sh
-python3 -m venv .venv
+python3 -m venv .venv            # on Debian/Ubuntu, if this fails: sudo apt install python3-venv
 . .venv/bin/activate             # on Windows: .venv\\Scripts\\activate
-pip install -e .                 # gives you the attn-grade command
-pip install -e '.[lessons]'      # optional: Jupyter and matplotlib for the lessons
+pip install -e .                 # the attn-grade command, with numpy, sympy and hypothesis
 ```
+
+The venv keeps everything inside `.venv/`, so this works on a system Python that
+refuses `pip install` (Debian's and Ubuntu's "externally managed" Python). Open a
+new terminal later? Activate again with `. .venv/bin/activate`.
 
 ## Work
 
-1. Read the lesson that prepares an exercise: `course/lessons/` (start with its README;
-   open the notebooks with `jupyter notebook course/lessons`).
+1. **Read the lesson first.** `course/lessons/` holds five notebooks, one or two per
+   exercise (its README says which). To run them you need Jupyter:
+   `pip install -e '.[lessons]'` (a few minutes, once), then `jupyter notebook course/lessons`.
+   Each stub names its lesson at the end of its docstring.
 2. Open the stub, for example `exercises/softmax.py`. Its docstrings say what each
    function takes and returns; replace every `raise NotImplementedError(...)` with your
    code. Keep the function names and signatures as they are.
-3. Check it, from this folder:
+3. Check it, from this folder (or any folder inside it):
 
 ```sh
-attn-grade check softmax         # one exercise
+attn-grade list                  # the exercises, your progress, the lesson for each
+attn-grade check softmax         # one exercise (or its number: attn-grade check 5)
+attn-grade watch                 # check again every time you save; Ctrl-C stops
+attn-grade hint softmax          # stuck? one more hint each time (--reset starts over)
 attn-grade check                 # all of them, in teaching order
-attn-grade list                  # the exercises and their points
 ```
 
 (Without installing, `python -m graders.cli check` from this folder does the same.)
@@ -197,7 +208,7 @@ on later keys, nothing overflows, your inputs are left unchanged, …) and never
 the answers. When your instructor grades your work, **hidden checks** run as well: they
 compare your results with the reference solution. So full marks here are a good sign,
 not a guarantee; a wrong answer that happens to have the right properties is caught only
-then.
+then. `attn-grade list` counts the public points only.
 
 | # | exercise | title | public points | points in all |
 |---|----------|-------|--------------:|--------------:|

@@ -20,6 +20,7 @@ from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
 from .budget import Budget, Budgeted
+from .plancache import PlanStore, cache_folder, hidden_from, usable
 from .plans import Plans, run_check
 from .results import CheckResult, ExerciseResult, bounded
 
@@ -165,10 +166,17 @@ def grade_check(slug, fn, sub, ref, functions, filename, replay=True) -> CheckRe
     return CheckResult(slug, s.name, s.points, s.points, "passed", "", "hidden" if s.hidden else "public")
 
 
-PLANS = Plans()  # recorded checks, reused for every file this process grades
+# Recorded checks, reused for every file: in memory, and on disk where no sandbox can see it.
+PLANS = Plans(PlanStore(usable(cache_folder())))
 
 
 def _execute(slug, fn, sub, ref, replay=True):
-    """Run one check: replayed from its recording when there is one, else live."""
-    plan = PLANS.get((fn.__module__, fn.__name__), fn, ref) if replay and ref is not None else None
+    """Run one check: replayed from its recording when there is one, else live.
+    The recording is made against the reference even when the check itself gets none
+    (public checks only); without a reference, only a shipped recording can be had."""
+    plan = None
+    if replay:
+        recorder = ref if ref is not None else reference(slug)
+        solution = Path(recorder.__file__) if recorder is not None else None
+        plan = PLANS.get(fn, recorder, solution=solution, disk=hidden_from(sub, PLANS.store.folder))
     run_check(fn, sub, ref, plan)

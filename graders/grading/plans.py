@@ -33,6 +33,7 @@ from ..kit.text import call_text
 from ..sandbox import worker as wirefmt
 from ..sandbox.errors import StudentError
 from ..sandbox.submission import interpret, request
+from .plancache import plan_key
 
 
 @dataclass
@@ -113,12 +114,27 @@ def run_check(fn, sub, ref, plan: Plan | None):
 
 
 class Plans:
-    """Recorded plans, per check, for the life of this process."""
+    """Recorded plans, per check: in memory for the life of this process, and on disk
+    (plancache.py) across processes when a store is given."""
 
-    def __init__(self):
-        self.cache = {}
+    def __init__(self, store=None):
+        self.cache, self.store = {}, store
 
-    def get(self, key, fn, ref):
-        if key not in self.cache:
-            self.cache[key] = run_recorded(fn, ref) if ref is not None else None
-        return self.cache[key]
+    def get(self, fn, ref, *, solution=None, disk=True):
+        """The plan of check ``fn``: from memory, else from the store, else recorded
+        against ``ref`` (the reference module, read from ``solution``) and stored.
+        ``disk=False``: the user's cache is neither read nor written (shipped plans still
+        are). Without a reference only a stored plan can be had; else None (run live)."""
+        key = plan_key(fn.__module__, fn.__qualname__, solution if ref is not None else None)
+        if key in self.cache:
+            return self.cache[key]
+        found, stored = self.store.load(key, cache=disk) if self.store is not None else (False, None)
+        plan = Plan(*stored) if stored is not None else None
+        if not found:
+            if ref is None:
+                return None
+            plan = run_recorded(fn, ref)
+            if self.store is not None and disk:
+                self.store.save(key, plan)
+        self.cache[key] = plan
+        return plan

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
 from ..sandbox.wire import Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
-from .exact import compare
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 
@@ -61,6 +60,8 @@ def expect(condition: bool, message: str, fraction: float = 0.0):
 
 def expect_exact(name: str, expected, actual, *, symbols=None):
     """``actual`` must equal the exact SymPy value ``expected`` (see exact.py)."""
+    from .exact import compare  # SymPy is imported only by the exercises with exact answers
+
     verdict = compare(expected, actual, symbols=symbols)
     if verdict.fraction < 1.0:
         raise Fail(f"{name}: {verdict.message}", verdict.fraction, verdict.outcome)

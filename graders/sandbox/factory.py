@@ -155,10 +155,12 @@ def zygote(ctrl_fd):
 
     import numpy  # noqa: F401 - imported once here, shared by every fork
 
-    try:
-        import sympy  # noqa: F401
-    except ImportError:
-        sympy = None
+    sympy = None
+    if os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0":  # "0": the parent knows no file needs it
+        try:
+            import sympy  # noqa: F401
+        except ImportError:
+            pass
     _warm_up(numpy, sympy)
     jail, worker = _sibling("jail"), _sibling("worker")
     jail.die_with_parent()  # the grading process that started us was killed (kill -9): so are we

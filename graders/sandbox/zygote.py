@@ -69,9 +69,10 @@ class Zygote:
         self.pid_owner = os.getpid()
         self.lock = threading.Lock()
 
-    def _start(self):
+    def _start(self, sympy=True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0",
+               "ATTN_ZYGOTE_SYMPY": "1" if sympy else "0",
                "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
         for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
@@ -84,10 +85,11 @@ class Zygote:
         self.sock = ours
         self.pid_owner = os.getpid()
 
-    def start(self):
-        """Start the zygote now (it is otherwise started by the first request)."""
+    def start(self, sympy=True):
+        """Start the zygote now (it is otherwise started by the first request). ``sympy=False``:
+        it preloads NumPy only, for files that do not use SymPy (one that does imports it itself)."""
         if self.proc is None or self.proc.poll() is not None or self.pid_owner != os.getpid():
-            self._start()
+            self._start(sympy)
 
     def _ask(self, request, fds=()):
         self.start()

@@ -1,0 +1,142 @@
+"""How long a learner waits: ``attn-grade check`` cold and warm, and ``watch`` after a save.
+
+    python bench/check.py [--repeat 3] [--slugs softmax attention]
+
+In one run, on a copy of the reference solutions (every check passes, the
+state a learner works towards):
+
+* ``python -c "import numpy, sympy"``: the yardstick, since every check needs
+  at least that much of Python;
+* ``attn-grade check SLUG`` for each slug and for all seven, **cold** (an empty
+  plan cache: every check is recorded first) and **warm** (the plans are on
+  disk from an earlier run);
+* ``attn-grade watch SLUG`` in a pseudo-terminal: the time from saving the
+  file (a correct one, then one with a mistake) to the new report on screen.
+
+Each figure is the median of ``--repeat`` runs; the rounds interleave the
+yardstick with the commands, so a busy machine slows both alike. Ratios are
+to the yardstick. Targets (issue 11): one exercise warm <= 1x, all seven warm
+<= 2x, a watch re-check of a correct file <= 0.3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from graders import registry  # noqa: E402
+
+PY = sys.executable
+CLI = [str(Path(PY).with_name("attn-grade"))] if Path(PY).with_name("attn-grade").exists() else [PY, "-m", "graders.cli"]
+MISTAKE = ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py"  # fails one check, not a property
+
+
+def timed(cmd, env, cwd) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
+    return took
+
+
+def bench_checks(slugs, repeat, work, base_env):
+    yard, cold, warm = [], {}, {}
+    groups = [(s, [s]) for s in slugs] + [("all seven", [])]
+    for r in range(repeat):
+        yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
+        for name, args in groups:
+            cache = Path(tempfile.mkdtemp(prefix="bench-cache-", dir=work.parent))
+            env = {**base_env, "ATTN_GRADE_CACHE": str(cache)}
+            cmd = CLI + ["check", *args, "--dir", str(work)]
+            cold.setdefault(name, []).append(timed(cmd, env, work))
+            warm.setdefault(name, []).append(timed(cmd, env, work))
+            shutil.rmtree(cache)
+        yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
+        print(f"  round {r + 1}/{repeat} done", file=sys.stderr, flush=True)
+    return statistics.median(yard), {k: statistics.median(v) for k, v in cold.items()}, \
+        {k: statistics.median(v) for k, v in warm.items()}
+
+
+class Screen:
+    def __init__(self, argv, env, cwd):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(cwd)
+            os.execve(argv[0], argv, env)
+        self.seen = b""
+
+    def wait_for(self, text: bytes, after: int, timeout=120.0) -> tuple[int, float]:
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.seen.find(text, after)
+            if at >= 0:
+                return at + len(text), time.perf_counter()
+            if time.monotonic() > deadline:
+                raise SystemExit(f"watch never showed {text!r}:\n{self.seen[-800:].decode(errors='replace')}")
+            if select.select([self.fd], [], [], 0.01)[0]:
+                self.seen += os.read(self.fd, 65536)
+
+    def stop(self):
+        os.write(self.fd, b"\x03")
+        os.waitpid(self.pid, 0)
+
+
+def bench_watch(repeat, work, env, mistake=MISTAKE):
+    """Seconds from the save to the report on screen: a correct file, and one with a mistake."""
+    solution = (ROOT / "solutions" / "softmax.py").read_text()
+    screen = Screen(CLI + ["watch", "softmax", "--dir", str(work), "--color", "never"], env, work)
+    at, _ = screen.wait_for(b"(Ctrl-C to stop)", 0)
+    at, _ = screen.wait_for(b"\n", at)
+    good, bad = [], []
+    for r in range(repeat + 1):  # the first round warms the plans of the mistake's live runs
+        for text, sink, marker in ((mistake.read_text(), bad, b"save softmax.py to check again"),
+                                   (solution + f"\n# save {r}\n", good, b"softmax at full marks")):
+            (work / "softmax.py").write_text(text)
+            saved = time.perf_counter()
+            at, seen = screen.wait_for(marker, at)
+            if r:
+                sink.append(seen - saved)
+            time.sleep(0.3)
+    screen.stop()
+    return statistics.median(good), statistics.median(bad)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
+    ap.add_argument("--slugs", nargs="*", default=[e.slug for e in registry.EXERCISES])
+    ap.add_argument("--mistake", type=Path, default=MISTAKE,
+                    help="the softmax.py with a mistake that watch is given (default: %(default)s)")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
+        work = Path(tmp) / "exercises"
+        shutil.copytree(ROOT / "solutions", work, ignore=shutil.ignore_patterns("*.md", "__pycache__"))
+        env = {**os.environ, "NO_COLOR": "1"}
+        print(f"attn-grade check on the reference solutions, median of {args.repeat} runs", file=sys.stderr)
+        yard, cold, warm = bench_checks(args.slugs, args.repeat, work, env)
+        watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache")}
+        subprocess.run(CLI + ["check", "softmax", "--dir", str(work)], env=watch_env, stdout=subprocess.DEVNULL)
+        good, bad = bench_watch(args.repeat, work, watch_env, args.mistake)
+    print(f"\nyardstick  python -c 'import numpy, sympy'   {yard:.3f} s\n")
+    print(f"{'attn-grade check':<22} {'cold s':>8} {'cold x':>7} {'warm s':>8} {'warm x':>7}")
+    for name in cold:
+        print(f"{name:<22} {cold[name]:8.3f} {cold[name] / yard:6.2f}x {warm[name]:8.3f} {warm[name] / yard:6.2f}x")
+    print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, "
+          f"with a mistake ({args.mistake.stem}) {bad:.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

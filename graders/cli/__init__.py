@@ -1,0 +1,129 @@
+"""The ``attn-grade`` command: one module per verb.
+
+    check.py     attn-grade check [EXERCISE ...]: grade, report, remember, say what is next
+    watch.py     attn-grade watch [EXERCISE]: check again at every save
+    hint.py      attn-grade hint [EXERCISE] [--reset]: the next hint; which lesson prepares what
+    progress.py  attn-grade list: the exercises, the learner's progress, the next one
+    show.py      attn-grade show RESULTS_JSON ...: results.json as the text report
+    where.py     finding the exercises folder; slugs, numbers and file names; near misses
+    state.py     what is remembered per learner folder (last checks, hints seen)
+    term.py      colour, clearing the screen
+    __main__.py  python -m graders.cli
+
+The instructor's verbs (grade, report, export, gradescope, release, course) come
+from graders/classroom/: each such module has ``register(subparsers)``; a
+student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error.
+
+May import: cli/, classroom/, grading/, kit/, sandbox/ and the registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from pathlib import Path
+
+from .. import registry
+
+LIBRARIES = ("numpy", "sympy", "hypothesis", "watchdog", "tqdm")
+EPILOG = """\
+examples:
+  attn-grade list                     the exercises, your progress and their lessons
+  attn-grade check softmax            check one exercise (also: 5, or exercises/softmax.py)
+  attn-grade check                    check every exercise, in teaching order
+  attn-grade watch                    check again each time you save a file
+  attn-grade hint softmax             the next hint for an exercise
+  attn-grade check --json > results.json
+                                      Gradescope's results.json shape
+
+exercises, in order: """ + ", ".join(e.slug for e in registry.EXERCISES)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import check, hint, progress, show, watch
+
+    parser = argparse.ArgumentParser(
+        prog="attn-grade",
+        description="Check your self-attention exercises. Start with the lessons in course/lessons/, "
+                    "fill in the stubs in exercises/, then check them here. Your code runs in a separate, "
+                    "confined process; the feedback names what is wrong and shows a small counterexample.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    progress.register(sub)
+    check.register(sub, EPILOG)
+    watch.register(sub)
+    hint.register(sub)
+    show.register(sub)
+    found = _add_plugins(_Unlisted(sub), ("grade", "classreport", "export", "gradescope", "release", "course"))
+    if found:
+        parser.epilog += (f"\n\nfor instructors: {', '.join(found)} "
+                          f"(attn-grade COMMAND --help says what each does)")
+    return parser
+
+
+class _Unlisted:
+    """The subparsers, for the instructor's commands: they work, but a learner's list of
+    commands does not show them (their help speaks of solutions/ and hidden checks)."""
+
+    def __init__(self, sub):
+        self.sub = sub
+
+    def add_parser(self, name, **kwargs):
+        kwargs.pop("help", None)  # no help: argparse then leaves the command out of the list
+        return self.sub.add_parser(name, **kwargs)
+
+
+def _add_plugins(sub, names) -> list:
+    """The instructor's commands, from graders/classroom/ (a student's copy has none of them);
+    return the names of those found."""
+    package = __package__.rpartition(".")[0]
+    found = []
+    for name in names:
+        try:
+            module = importlib.import_module(f"{package}.classroom.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name not in (f"{package}.classroom", f"{package}.classroom.{name}"):
+                raise
+            continue
+        module.register(sub)
+        found.append(name)
+    return found
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return args.run(getattr(args, "command_parser", parser), args)  # usage errors show the verb's usage
+
+
+def missing_library(exc: ModuleNotFoundError) -> str | None:
+    """What to tell someone who runs the command with a Python that lacks a library it needs."""
+    name = (exc.name or "").split(".")[0]
+    if name not in LIBRARIES:
+        return None
+    venv = Path(__file__).resolve().parents[2] / ".venv"
+    activate = venv / ("Scripts/activate" if os.name == "nt" else "bin/activate")
+    if activate.is_file() and Path(sys.prefix).resolve() != venv.resolve():
+        how = (f"activate the project's environment first:\n\n    . {activate}\n\n"
+               f"(or run {venv / 'bin' / 'attn-grade'} directly)")
+    else:
+        how = ("set up the environment once with 'python3 tasks.py setup' in the project folder, "
+               "then activate it with '. .venv/bin/activate'")
+    return f"attn-grade needs {name}, which {sys.executable} does not have: {how}"
+
+
+def run() -> None:
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        sys.exit(130)
+    except ModuleNotFoundError as exc:
+        message = missing_library(exc)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,214 @@
+"""attn-grade check: grade the learner's exercise files and print the feedback.
+
+Start-up is overlapped with loading: the zygote (graders/sandbox/zygote.py)
+starts first, and the learner's sandbox is prepared on a second thread while
+this process imports the graders; checks then replay their plans from disk
+(graders/grading/plancache.py), so a warm check costs little more than
+starting Python.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from .state import State
+from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, resolve, shown
+
+
+def register(sub, epilog: str) -> None:
+    import argparse
+
+    chk = sub.add_parser(
+        "check", help="grade your exercise files and show feedback",
+        description="Grade your exercise files and print every check with its points and feedback. "
+                    "Exit status 0 only at full marks.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
+    chk.add_argument("exercises", nargs="*", metavar="EXERCISE",
+                     help="slug (softmax), number from 'attn-grade list' (5) or file (exercises/softmax.py); "
+                          "default: all, in teaching order")
+    chk.add_argument("--dir", type=Path, help="folder holding your <slug>.py files "
+                                              "(default: exercises/, found from anywhere in the project)")
+    chk.add_argument("--json", action="store_true",
+                     help="print results in Gradescope's results.json shape instead of text")
+    chk.add_argument("--public-only", action="store_true",
+                     help="run only the public checks (what students see before the deadline)")
+    chk.add_argument("--only-failed", action="store_true",
+                     help="in the text report, list only the checks that lost points")
+    add_grading_options(chk)
+    chk.set_defaults(run=run, command_parser=chk)
+
+
+def add_grading_options(p) -> None:
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="time allowed for one call of your function (default: 10)")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text report (default: auto, on a terminal)")
+
+
+def folder_of(parser, args) -> Path:
+    if args.dir is not None:
+        if not args.dir.is_dir():
+            parser.error(f"--dir {args.dir}: no such folder (it should hold your <slug>.py files)")
+        return args.dir
+    found = find_folder()
+    if found is None:
+        parser.error(f"no exercises/ folder in {shown(Path.cwd())} or above it: run attn-grade inside the "
+                     f"project (or the student bundle), or pass --dir FOLDER")
+    return found
+
+
+def targets_of(parser, words, folder: Path) -> list[Target]:
+    try:
+        found = [resolve(w, folder) for w in words] if words else [Target(s, folder / f"{s}.py") for s in SLUGS]
+    except Unknown as exc:
+        parser.error(str(exc))
+    return list(dict.fromkeys(found))
+
+
+class Session:
+    """Grades a learner's files, one sandbox per folder. A sandbox holds a copy of the
+    folder's files as they were when it started: ``forget`` after they change."""
+
+    def __init__(self, *, timeout: float = 10.0, public_only: bool = False, sympy: bool = True):
+        from ..sandbox.zygote import shared
+
+        # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders.
+        shared().start(sympy=sympy)
+        self.timeout, self.public_only = timeout, public_only
+        self.workers, self.warming = {}, {}
+
+    def prepare(self, folder: Path) -> None:
+        """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
+        worker, key = self._worker(folder), Path(folder).resolve()
+        if not worker.alive and key not in self.warming:
+            thread = threading.Thread(target=_quietly, args=(worker.ensure,), daemon=True)
+            thread.start()
+            self.warming[key] = thread
+
+    def _worker(self, folder: Path):
+        from ..grading.engine import import_timeout
+        from ..sandbox.handle import Worker
+
+        key = Path(folder).resolve()
+        if key not in self.workers:
+            self.workers[key] = Worker(key, import_timeout=import_timeout(self.timeout))
+        return self.workers[key]
+
+    def grade(self, target: Target):
+        from ..grading.engine import grade_file
+
+        thread = self.warming.pop(target.path.parent.resolve(), None)
+        if thread is not None:
+            thread.join()
+        result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
+                            worker=self._worker(target.path.parent))
+        if result.missing:
+            explain_missing(result, target)
+        return result
+
+    def forget(self, folder: Path) -> None:
+        key = Path(folder).resolve()
+        thread = self.warming.pop(key, None)
+        if thread is not None:
+            thread.join()  # never end a sandbox while another thread is still starting it
+        worker = self.workers.pop(key, None)
+        if worker is not None:
+            worker.kill()
+
+    def close(self) -> None:
+        for folder in list(self.workers):
+            self.forget(folder)
+
+
+def mentions_sympy(paths) -> bool:
+    """Whether any of the files names SymPy: only then does the zygote preload it (0.3 s or more).
+    A file that imports it anyway still works: it imports SymPy itself."""
+    for path in paths:
+        try:
+            if b"sympy" in Path(path).read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _quietly(fn):
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - grading the file will meet the same problem and name it
+        pass
+
+
+def explain_missing(result, target: Target) -> None:
+    """A missing file that has a near miss (Softmax.py): say which, in the problem and every check."""
+    hint = missing_file_hint(target.path.parent, target.slug)
+    if hint:
+        old = result.problem
+        result.problem = f"{old}; {hint}"
+        result.checks = [replace(c, message=c.message.replace(old, result.problem)) for c in result.checks]
+
+
+def run(parser, args) -> int:
+    if args.timeout <= 0:
+        parser.error("--timeout must be a positive number of seconds")
+    folder = folder_of(parser, args)
+    targets = targets_of(parser, args.exercises, folder)
+    session = Session(timeout=args.timeout, public_only=args.public_only,
+                      sympy=mentions_sympy(t.path for t in targets))
+    for t in targets:
+        session.prepare(t.path.parent)
+    from ..grading.report import render_text  # the graders load while the sandbox starts
+    from .term import wants_color
+    from .progress import has_hidden
+
+    color = wants_color(args)
+    if not args.json and not args.public_only and not has_hidden():
+        print("Public checks only: the hidden checks, which compare with the reference solution, "
+              "run when your instructor grades your work.\n", flush=True)
+    results, start = [], time.perf_counter()
+    try:
+        for t in targets:
+            result = session.grade(t)
+            results.append(result)
+            if not args.json:
+                print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
+    finally:
+        session.close()
+    remember(results, targets)
+    if args.json:
+        from ..grading.results import to_gradescope
+
+        print(json.dumps(to_gradescope(results), indent=2))
+    else:
+        print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
+        print(after_words(results, targets))
+    return 0 if all(r.points >= r.max_points for r in results) else 1
+
+
+def remember(results, targets) -> None:
+    """Record each result in its folder's state (for list, hint and watch)."""
+    states = {}
+    for result, t in zip(results, targets):
+        folder = t.path.parent
+        state = states.setdefault(folder.resolve(), State(folder))
+        state.record(result, t.path)
+    for state in states.values():
+        state.save()
+
+
+def after_words(results, targets) -> str:
+    """What to do next: the next exercise and its lesson after full marks, else where to get help."""
+    from .hint import hints_of
+    from .progress import next_words
+
+    behind = [r for r in results if r.points < r.max_points]
+    if behind:
+        slug = behind[0].exercise
+        return f"stuck on {slug}? 'attn-grade hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"
+    folder = targets[-1].path.parent
+    return next_words(State(folder), folder)
+

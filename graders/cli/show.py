@@ -1,0 +1,34 @@
+"""attn-grade show: results.json files (from grade or check --json) as the text report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def register(sub) -> None:
+    shw = sub.add_parser(
+        "show", help="print the feedback in results.json files as a readable report",
+        description="Render results.json files written by 'attn-grade grade' (or 'check --json') "
+                    "as the same text report 'attn-grade check' prints.")
+    shw.add_argument("files", nargs="+", type=Path, metavar="RESULTS_JSON")
+    shw.add_argument("--only-failed", action="store_true", help="list only the checks that lost points")
+    shw.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    shw.set_defaults(run=run, command_parser=shw)
+
+
+def run(parser, args) -> int:
+    from ..grading.report import render_text
+    from ..grading.results import from_gradescope
+    from .term import wants_color
+
+    color = wants_color(args)
+    for path in args.files:
+        try:
+            results = from_gradescope(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"{path}: not a readable results.json ({exc})")
+        if len(args.files) > 1:
+            print(f"== {path} ==")
+        print(render_text(results, color=color, only_failed=args.only_failed))
+    return 0

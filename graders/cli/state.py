@@ -1,0 +1,96 @@
+"""What the command remembers about one learner's folder: the last check of each
+exercise and how many hints were shown.
+
+Kept beside the recorded plans, in the user's cache folder
+(``$ATTN_GRADE_CACHE``, else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
+``attn-grade/progress/``), one file per folder, named after the folder's real
+path: the learner's folder stays as it was handed out, and no sandbox sees the
+file. It is the learner's own record, not a grade: a damaged or unwritable file
+is simply started afresh, which costs nothing but the progress display.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+FORMAT = 1
+
+
+def digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def root() -> Path:
+    """The user's attn-grade cache folder (``off`` turns off only the plans on disk)."""
+    chosen = os.environ.get("ATTN_GRADE_CACHE", "")
+    if chosen and chosen.lower() not in ("off", "0", "no"):
+        return Path(chosen).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "attn-grade"
+
+
+class State:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        where = os.path.realpath(self.folder)
+        self.path = root() / "progress" / (hashlib.sha256(where.encode()).hexdigest()[:20] + ".json")
+        self.data = self._read()
+        self.data["folder"] = where
+
+    def _read(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("format") == FORMAT and isinstance(data.get("results"), dict) \
+                    and isinstance(data.get("hints"), dict):
+                return data
+        except (OSError, ValueError, AttributeError):
+            pass
+        return {"format": FORMAT, "results": {}, "hints": {}}
+
+    def save(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".state-")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.data, f, indent=1, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only folder: nothing to remember, nothing lost
+
+    # ------------------------------------------------------------ checks
+    def record(self, result, path: Path) -> None:
+        """Remember ``result`` (an ExerciseResult) of the file at ``path``."""
+        self.data["results"][result.exercise] = {
+            "points": round(result.points, 6), "max": round(result.max_points, 6),
+            "digest": digest(path), "at": int(time.time())}
+
+    def last(self, slug: str) -> dict | None:
+        entry = self.data["results"].get(slug)
+        ok = isinstance(entry, dict) and all(isinstance(entry.get(k), (int, float)) for k in ("points", "max"))
+        return entry if ok else None
+
+    def done(self, slug: str) -> bool:
+        entry = self.last(slug)
+        return entry is not None and entry["points"] >= entry["max"] > 0
+
+    def changed_since(self, slug: str, path: Path) -> bool:
+        entry = self.last(slug)
+        return entry is not None and entry.get("digest") != digest(path)
+
+    # ------------------------------------------------------------ hints
+    def hint_level(self, slug: str) -> int:
+        level = self.data["hints"].get(slug, 0)
+        return level if isinstance(level, int) and level >= 0 else 0
+
+    def set_hint_level(self, slug: str, level: int) -> None:
+        if level:
+            self.data["hints"][slug] = level
+        else:
+            self.data["hints"].pop(slug, None)

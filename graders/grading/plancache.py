@@ -1,0 +1,178 @@
+"""Recorded plans on disk, so a check is recorded once per machine, not once per run.
+
+A plan (plans.py) depends on the check's code, on what Hypothesis draws and
+on the reference it was recorded with. Its key is a digest of all of it: the
+check's grader (and, for a hidden check, its public twin), kit/, sandbox/ and
+the record/replay code; the reference solution's source; the versions of
+Hypothesis, NumPy, SymPy and Python. Change any of them and the key changes,
+so an old plan is simply never found again.
+
+Two places hold plans:
+
+* the user's cache folder (``$ATTN_GRADE_CACHE``, else ``$XDG_CACHE_HOME`` or
+  ``~/.cache``, then ``attn-grade/plans``): written by the grading process
+  only, folder 0700. It must lie outside everything a sandbox binds (system
+  folders, Python and its libraries, the student's folder): ``usable``
+  refuses a folder inside one of those, and grading then keeps plans in
+  memory only. ``ATTN_GRADE_CACHE=off`` turns the disk off.
+* ``plans/`` inside a student's copy of the package (public.py writes it):
+  the public checks' plans, recorded by the instructor, read-only. They are
+  inputs only (the calls a check makes and what Hypothesis drew), never an
+  answer, and their key has no reference in it (students have none).
+
+Plans are stored as tagged JSON (planfile.py), never pickle: a file someone
+altered can at worst give a plan that fails to replay, and that check then
+runs live (planfile's ``decode`` rejects anything it does not expect).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import sysconfig
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
+
+PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)
+SHIPPED = PACKAGE / "plans"
+# What a plan depends on besides its own grader: every file of these folders, and these files.
+SHARED_SOURCES = ("kit", "sandbox", "grading/plans.py", "grading/plancache.py", "grading/planfile.py")
+
+
+
+# ------------------------------------------------------------------ the key
+def plan_key(module: str, name: str, solution: Path | None) -> str:
+    """The key of check ``name`` of grader ``module`` (its dotted name), recorded against
+    the reference at ``solution`` (None: a shipped plan, recorded by the instructor)."""
+    rel = module.split(".", 1)[1] if "." in module else module  # the same in graders/ and attn_checks/
+    h = hashlib.sha256()
+    for part in (f"format {FORMAT}", rel, name, _sources_digest(rel), _solution_digest(solution), _versions()):
+        h.update(part.encode("utf-8") + b"\0")
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _sources_digest(rel_module: str) -> str:
+    files = {Path(*rel_module.split(".")).with_suffix(".py").as_posix()}
+    if rel_module.startswith("hidden."):
+        files.add(rel_module.split(".", 1)[1] + ".py")  # a hidden grader imports its public twin
+    for item in SHARED_SOURCES:
+        path = PACKAGE / item
+        files |= ({p.relative_to(PACKAGE).as_posix() for p in path.glob("*.py")} if path.is_dir() else {item})
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        path = PACKAGE / rel
+        h.update(rel.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"(none)") + b"\0")
+    return h.hexdigest()
+
+
+def _solution_digest(path: Path | None) -> str:
+    if path is None:
+        return "shipped"
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for dist in ("hypothesis", "numpy", "sympy"):
+        try:
+            found.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            found.append(f"{dist} none")
+    return f"{sys.implementation.cache_tag}; " + "; ".join(found)
+
+
+# ------------------------------------------------------------------ where
+def cache_folder() -> Path | None:
+    """The user's plan cache (see the module's docstring), or None when it is turned off."""
+    chosen = os.environ.get("ATTN_GRADE_CACHE", "")
+    if chosen.lower() in ("off", "0", "no"):
+        return None
+    if chosen:
+        return Path(chosen).expanduser() / "plans"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "attn-grade" / "plans"
+
+
+def sandbox_visible() -> list[Path]:
+    """The folders a sandbox binds read-only (graders/sandbox/jail.py, build_root: /usr, /etc
+    and the zygote's library folders), and the Python installations around them."""
+    libs = sysconfig.get_paths()
+    paths = {"/usr", "/etc", sys.prefix, sys.base_prefix, sys.exec_prefix,
+             *(libs[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))}
+    return sorted({Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p)})
+
+
+def usable(folder: Path | None, student_folders=()) -> Path | None:
+    """``folder`` if no sandbox can see it (not inside a bound folder nor a student's
+    folder, and not holding one), else None."""
+    if folder is None:
+        return None
+    real = Path(os.path.realpath(folder))
+    for seen in [*sandbox_visible(), *(Path(os.path.realpath(f)) for f in student_folders)]:
+        if real == seen or seen in real.parents:
+            return None
+    return folder
+
+
+# ------------------------------------------------------------------ the store
+class PlanStore:
+    """Plans by key: read from the user's cache, then from the shipped ones; written to the cache."""
+
+    def __init__(self, folder: Path | None, shipped: Path | None = SHIPPED):
+        self.folder, self.shipped = folder, shipped
+
+    def load(self, key: str, cache: bool = True):
+        """(True, (calls, examples) or None) if stored (None: the check failed on the
+        reference), else (False, None). ``cache=False``: only the shipped plans."""
+        for where in (self.folder if cache else None, self.shipped):
+            if where is None:
+                continue
+            try:
+                data = json.loads((where / f"{key}.json").read_text(encoding="utf-8"))
+                return True, plan_from_json(data, key)
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError, KeyError, TypeError, IndexError, Unsupported):
+                continue  # unreadable or altered: record again (or run live)
+        return False, None
+
+    def save(self, key: str, plan) -> bool:
+        """Store ``plan`` (or None) under ``key``; False if it cannot be stored."""
+        if self.folder is None:
+            return False
+        try:
+            text = json.dumps(plan_to_json(plan, key), separators=(",", ":"))
+        except Unsupported:
+            return False
+        return write_atomic(self.folder, f"{key}.json", text)
+
+
+def write_atomic(folder: Path, name: str, text: str) -> bool:
+    """Write ``folder/name`` whole or not at all (a reader never sees half a file)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, folder / name)
+        return True
+    except OSError:
+        return False
+
+
+def hidden_from(sub, folder: Path | None) -> bool:
+    """Whether the student code behind ``sub`` (a Submission) cannot reach ``folder``: its
+    sandbox has a private root (namespaces) and ``folder`` is not inside the student's own."""
+    missing = sub.outcome.missing if getattr(sub, "outcome", None) is not None else ["unknown"]
+    if any(str(m).startswith(("no namespaces", "unknown")) for m in missing):
+        return False
+    return usable(folder, [sub.path.parent]) is not None

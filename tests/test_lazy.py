@@ -1,0 +1,49 @@
+"""Import only what a command needs: no SymPy for the array exercises, in the grading
+process or in the zygote; a file that uses SymPy anyway still gets it."""
+
+import subprocess
+import sys
+import textwrap
+
+from graders.grading.engine import ROOT, grade_file
+from graders.sandbox.handle import Worker
+from graders.sandbox.submission import Submission
+from graders.sandbox.zygote import Zygote
+
+LOADED = """
+import sys
+import graders.{slug}, graders.grading.engine, graders.cli.check
+print(sorted(m for m in ("sympy", "hypothesis") if m in sys.modules))
+"""
+
+
+def _loaded(slug):
+    out = subprocess.run([sys.executable, "-c", LOADED.format(slug=slug)], capture_output=True, text=True,
+                         check=True).stdout
+    return eval(out)  # a list of names we printed ourselves
+
+
+def test_an_array_exercise_is_graded_without_importing_sympy():
+    assert _loaded("softmax") == ["hypothesis"]
+    assert "sympy" in _loaded("hand_scores")
+
+
+def test_a_zygote_without_sympy_still_serves_a_file_that_uses_it(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(textwrap.dedent("""
+        import sys
+        LOADED_AT_START = "sympy" in sys.modules
+        def loaded():
+            return LOADED_AT_START
+    """))
+    for preload in (False, True):
+        zygote = Zygote()
+        zygote.start(sympy=preload)
+        try:
+            with Submission(probe, zygote=zygote) as sub:
+                assert sub.start().ready and sub.call("loaded") is preload
+            with Worker(ROOT / "solutions", zygote=zygote) as worker:
+                result = grade_file("hand_scores", ROOT / "solutions" / "hand_scores.py", worker=worker)
+            assert result.points == result.max_points == 8
+        finally:
+            zygote.close()

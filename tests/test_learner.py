@@ -1,0 +1,244 @@
+"""The learner's loop: list with progress, hints, forgiving names and folders, and what
+happens with the wrong Python."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graders import registry
+from graders.cli import main
+from graders.cli.hint import hints_of
+from graders.cli.progress import public_points
+from graders.grading.engine import ROOT, points_of
+
+HERE = Path(__file__).parent
+LESSONS = ROOT / "course" / "lessons"
+
+
+def run(capsys, *argv):
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A learner's exercises folder: the stubs."""
+    work = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises", work)
+    return work
+
+
+def solve(folder, slug, source=None):
+    shutil.copy(source or ROOT / "solutions" / f"{slug}.py", folder / f"{slug}.py")
+
+
+# ------------------------------------------------------------------ list
+def test_list_shows_done_partial_and_not_started_and_what_is_next(folder, capsys):
+    solve(folder, "hand_scores")
+    solve(folder, "softmax")
+    solve(folder, "attention", HERE / "mutants" / "attention" / "no_scaling.py")
+    code, _, _ = run(capsys, "check", "hand_scores", "softmax", "attention", "worked_example", "--dir", folder)
+    assert code == 1
+    _, out, _ = run(capsys, "list", "--dir", folder, "--color", "never")
+    lines = {line.split()[2]: line for line in out.splitlines() if re.match(r"\s+\d\. ", line)}
+    assert lines["hand_scores"].split()[1:4] == ["✓", "hand_scores", "8/8"]
+    mark, points = lines["attention"].split()[1], lines["attention"].split()[3]
+    got, total = points.split("/")
+    assert mark == "◐" and 0 < float(got) < 14 and total == "14"
+    assert lines["worked_example"].split()[1:4] == ["✗", "worked_example", "0/8"]
+    assert lines["multi_head"].split()[1:4] == ["·", "multi_head", "–/12"]
+    assert "lesson 4" in lines["attention"] and "lesson 1" in lines["hand_scores"]
+    assert out.strip().splitlines()[-1].startswith("next: variance_proof — read lesson 2")
+
+
+def test_list_says_when_a_file_changed_since_its_last_check(folder, capsys):
+    solve(folder, "softmax")
+    run(capsys, "check", "softmax", "--dir", folder)
+    (folder / "softmax.py").write_text((folder / "softmax.py").read_text() + "\n# more\n")
+    _, out, _ = run(capsys, "list", "--dir", folder, "--color", "never")
+    assert "edited since" in next(line for line in out.splitlines() if "softmax " in line)
+
+
+def test_progress_is_kept_per_folder(folder, tmp_path, capsys):
+    other = tmp_path / "other" / "exercises"
+    shutil.copytree(folder, other)
+    solve(folder, "softmax")
+    run(capsys, "check", "softmax", "--dir", folder)
+    _, mine, _ = run(capsys, "list", "--dir", folder, "--color", "never")
+    _, theirs, _ = run(capsys, "list", "--dir", other, "--color", "never")
+    assert "✓ softmax" in mine and "✓" not in theirs
+
+
+def test_a_full_marks_check_names_the_next_exercise_and_its_lesson(folder, capsys):
+    solve(folder, "hand_scores")
+    code, out, _ = run(capsys, "check", "hand_scores", "--dir", folder)
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith(
+        "next: variance_proof — read lesson 2 (") and "02_why_scale_by_sqrt_dk.ipynb" in out
+
+
+def test_a_check_that_loses_points_offers_a_hint(folder, capsys):
+    code, out, _ = run(capsys, "check", "softmax", "--dir", folder)
+    assert code == 1 and "'attn-grade hint softmax'" in out.strip().splitlines()[-1]
+
+
+def test_public_points_read_from_the_source_equal_the_graders_points():
+    for e in registry.EXERCISES:
+        assert public_points(e.slug) == points_of(e.slug)[0], e.slug
+
+
+# ------------------------------------------------------------------ hints
+def test_hints_come_one_at_a_time_and_start_over_with_reset(folder, capsys):
+    total = len(hints_of("softmax").hints)
+    seen = []
+    for _ in range(total + 1):
+        code, out, _ = run(capsys, "hint", "softmax", "--dir", folder)
+        assert code == 0
+        seen.append(re.findall(r"^Hint (\d+) of (\d+) for softmax", out, re.M))
+    assert seen[:total] == [[(str(n), str(total))] for n in range(1, total + 1)]
+    assert seen[total] == [(str(total), str(total))] and "That was the last hint" in out
+    run(capsys, "hint", "softmax", "--reset", "--dir", folder)
+    _, out, _ = run(capsys, "hint", "softmax", "--dir", folder)
+    assert re.findall(r"^Hint (\d+) of", out, re.M) == ["1"]
+    _, out, _ = run(capsys, "hint", "softmax", "--all", "--dir", folder)
+    assert re.findall(r"^Hint (\d+) of", out, re.M) == ["1", "2"]
+
+
+def test_a_hint_without_an_exercise_is_for_the_first_one_not_done(folder, capsys):
+    solve(folder, "hand_scores")
+    run(capsys, "check", "hand_scores", "--dir", folder)
+    _, out, _ = run(capsys, "hint", "--dir", folder)
+    assert out.startswith("Hint 1 of") and "for variance_proof" in out.splitlines()[0]
+
+
+def _headings(notebook: Path) -> set:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return {m.group(1).strip() for m in re.finditer(r"^#+\s+(.+)$", text, re.M)}
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in registry.EXERCISES])
+def test_every_exercise_has_hints_that_point_to_a_lesson_section(slug):
+    hints = hints_of(slug)
+    assert len(hints.hints) >= 3
+    assert (LESSONS / hints.lesson).is_file()
+    for hint in hints.hints:
+        assert hint.section in _headings(LESSONS / hint.notebook), (hint.notebook, hint.section)
+        assert len(hint.text) > 80
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in registry.EXERCISES])
+def test_every_stub_names_its_lesson(slug):
+    stub = (ROOT / "exercises" / f"{slug}.py").read_text(encoding="utf-8")
+    m = re.search(r"^Read first: lesson (\d+), course/lessons/(\S+\.ipynb)\.$", stub, re.M)
+    assert m and m.group(2) == hints_of(slug).lesson and m.group(2).startswith(f"{int(m.group(1)):02d}_")
+
+
+def test_no_hint_leaks_an_answer():
+    from graders.classroom.leaks import find_leaks
+
+    assert find_leaks(ROOT / "graders" / "hints") == []
+
+
+# ------------------------------------------------------------------ names and folders
+@pytest.mark.parametrize("word, words", [
+    ("softmx", "did you mean softmax?"),
+    ("attn", "did you mean attention?"),
+    ("9", "numbered 1 to 7"),
+    ("banana", "the exercises are: hand_scores"),
+    ("sofmax.py", "did you mean softmax.py?"),
+])
+def test_near_misses_get_a_suggestion(folder, capsys, word, words):
+    code, _, err = run(capsys, "check", word, "--dir", folder)
+    assert code == 2 and words in err
+
+
+def test_a_misnamed_file_is_named_with_what_to_rename_it_to(folder, capsys):
+    (folder / "softmax.py").rename(folder / "Softmax.py")
+    code, _, err = run(capsys, "check", folder / "Softmax.py")
+    assert code == 2 and "rename the file to softmax.py" in err
+    code, out, _ = run(capsys, "check", "softmax", "--dir", folder)
+    assert code == 1 and "softmax.py was not found" in out and "there is Softmax.py" in out
+    assert "rename it to softmax.py" in out
+
+
+@pytest.mark.parametrize("word", ["5", "softmax", "Softmax", "exercises/softmax.py"])
+def test_an_exercise_by_number_slug_or_path(folder, capsys, monkeypatch, word):
+    monkeypatch.chdir(folder.parent)
+    solve(folder, "softmax")
+    code, out, _ = run(capsys, "check", word)
+    assert code == 0 and "Total: 10/10" in out
+
+
+def _cli(cwd, *argv, env=None, python=sys.executable):
+    return subprocess.run([python, "-m", "graders.cli", *argv], cwd=cwd, capture_output=True, text=True,
+                          env=env or {**os.environ, "NO_COLOR": "1"}, timeout=120)
+
+
+@pytest.mark.parametrize("where", ["exercises", "exercises/..", "deep/inside/the/project"])
+def test_the_exercises_folder_is_found_from_anywhere_in_the_project(folder, where):
+    solve(folder, "softmax")
+    cwd = folder.parent / where
+    cwd.mkdir(parents=True, exist_ok=True)
+    done = _cli(cwd, "check", "softmax")
+    assert done.returncode == 0 and "Total: 10/10" in done.stdout, done.stderr
+
+
+def test_outside_the_project_it_says_where_it_looked(tmp_path):
+    done = _cli(tmp_path, "check", "softmax")
+    assert done.returncode == 2 and "no exercises/ folder in" in done.stderr and "--dir" in done.stderr
+
+
+def test_without_the_libraries_it_says_how_to_activate_the_environment(tmp_path):
+    """Python without site-packages (as a system Python without numpy would be)."""
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "check", "softmax"], cwd=ROOT,
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "attn-grade needs numpy" in done.stderr and "activate" in done.stderr
+
+
+OLD_PYTHON = sorted(Path("/root/.pyenv/versions").glob("3.[7-9].*/bin/python3"), reverse=True) + \
+    [Path(p) for p in (shutil.which("python3.9"), shutil.which("python3.8")) if p]
+
+
+@pytest.mark.skipif(not OLD_PYTHON, reason="no Python older than 3.10 on this machine")
+def test_an_old_python_is_refused_with_a_message():
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}
+    for python in OLD_PYTHON[:1]:
+        for argv in (["-m", "graders.cli", "list"], [str(ROOT / "tasks.py"), "setup"]):
+            done = subprocess.run([str(python), *argv], cwd=ROOT, capture_output=True, text=True, env=env)
+            assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+            assert "needs Python 3.10 or newer" in done.stderr
+
+
+def test_help_starts_from_the_lessons_and_never_points_at_the_solutions():
+    for argv in ([], ["check"], ["watch"], ["hint"], ["list"]):
+        out = _cli(ROOT, *argv, "--help").stdout
+        assert "solutions" not in out, argv
+    assert "course/lessons" in _cli(ROOT, "--help").stdout
+
+
+def test_the_bundles_list_counts_the_public_points_only(tmp_path):
+    import sysconfig
+
+    bundle = tmp_path / "bundle"
+    assert main(["release", str(bundle)]) == 0
+    paths = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "list"], cwd=bundle, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    for e in registry.EXERCISES:
+        line = next(line for line in out.splitlines() if f" {e.slug} " in line)
+        assert f"–/{points_of(e.slug)[0]:g} " in line, line
+    assert "points of the public checks" in out

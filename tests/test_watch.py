@@ -1,0 +1,109 @@
+"""attn-grade watch in a pseudo-terminal, as a learner runs it: a real save, a re-check,
+the screen cleared between runs, Ctrl-C."""
+
+import os
+import pty
+import select
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graders.grading.engine import ROOT
+
+CLEAR = b"\x1b[H\x1b[2J"
+
+
+class Terminal:
+    """A command running on a pseudo-terminal, and everything it has written to it."""
+
+    def __init__(self, argv, cwd):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the command, with the terminal as its controlling tty
+            os.chdir(cwd)
+            os.execv(argv[0], argv)
+        self.seen = b""
+
+    def wait_for(self, text: bytes, after: int = 0, timeout: float = 60.0) -> int:
+        """Read until ``text`` appears after position ``after``; return where it ends."""
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.seen.find(text, after)
+            if at >= 0:
+                return at + len(text)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {text!r} after {timeout} s; the screen ends with:\n"
+                                     + self.seen[-1500:].decode(errors="replace"))
+            if select.select([self.fd], [], [], min(left, 0.1))[0]:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:  # the command ended and closed the terminal
+                    time.sleep(0.05)
+
+    def type(self, keys: bytes):
+        os.write(self.fd, keys)
+
+    def exit_status(self, timeout: float = 20.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:
+                    pass
+        os.kill(self.pid, signal.SIGKILL)
+        raise AssertionError("the command did not end after Ctrl-C")
+
+
+def _command():
+    script = Path(sys.executable).with_name("attn-grade")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "graders.cli"]
+
+
+@pytest.fixture
+def learner(tmp_path):
+    folder = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises", folder)
+    return folder
+
+
+def test_watch_checks_again_on_save_clears_the_screen_and_stops_on_ctrl_c(learner):
+    term = Terminal(_command() + ["watch", "softmax"], learner)
+    first = term.wait_for(b"stuck? 'attn-grade hint softmax'")
+    assert term.seen.startswith(CLEAR) or CLEAR in term.seen[:first]
+    assert b"not written yet" in term.seen[:first]
+
+    shutil.copy(ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py", learner / "softmax.py")
+    second = term.wait_for(b"saved softmax.py, checked", first)
+    shown = term.seen[first:term.wait_for(b"save softmax.py to check again", second)]
+    assert CLEAR in term.seen[first:second], "the screen is cleared before each run"
+    assert b"stays finite" in shown and b"not written yet" not in shown
+
+    shutil.copy(ROOT / "solutions" / "softmax.py", learner / "softmax.py")
+    third = term.wait_for(b"softmax at full marks", second)
+    assert term.seen[third:term.wait_for(b"\n", third)].startswith(b". next: hand_scores")
+
+    term.type(b"\x03")  # Ctrl-C, through the terminal
+    term.wait_for(b"stopped watching", third)
+    assert term.exit_status() == 0
+    assert b"Traceback" not in term.seen
+
+
+def test_watch_of_all_exercises_shows_the_first_not_at_full_marks(learner):
+    shutil.copy(ROOT / "solutions" / "hand_scores.py", learner / "hand_scores.py")
+    term = Terminal(_command() + ["watch", "--color", "never"], learner)
+    first = term.wait_for(b"stuck? 'attn-grade hint variance_proof'")
+    screen = term.seen[:first]
+    assert b"1. \xe2\x9c\x93 hand_scores" in screen  # ✓
+    assert b"variance_proof \xe2\x80\x94" in screen  # its report: the first not at full marks
+    shutil.copy(ROOT / "solutions" / "variance_proof.py", learner / "variance_proof.py")
+    term.wait_for(b"stuck? 'attn-grade hint saturation'", first)
+    term.type(b"\x03")
+    assert term.exit_status() == 0
