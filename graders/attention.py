@@ -1,8 +1,8 @@
 """Grader for the attention exercise: the masks, then properties of (Y, A), then agreement."""
 
 import numpy as np
-from hypothesis import strategies as st
 
+from .kit.lazy import st
 from .kit.checks import (Catalogue, Fail, Mistake, as_array, as_bool_array, call_text, check, expect,
                          expect_tuple, show)
 from .kit.models import attend

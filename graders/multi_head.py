@@ -2,8 +2,8 @@
 reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
-from hypothesis import strategies as st
 
+from .kit.lazy import st
 from .kit.checks import (Catalogue, Fail, Mistake, Raised, as_array, call_text, check, expect, expect_raises, expect_tuple,
                          show)
 from .kit.models import attend, heads

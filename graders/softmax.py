@@ -1,8 +1,8 @@
 """Grader for the softmax exercise: properties first, then agreement."""
 
 import numpy as np
-from hypothesis import strategies as st
 
+from .kit.lazy import st
 from .kit.checks import Catalogue, Mistake, as_array, call_text, check, expect, show
 from .kit.props import for_all
 from .kit.strategies import array_and_axis, arrays_any_rank

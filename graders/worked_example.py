@@ -1,9 +1,8 @@
 """Grader for the worked_example exercise ("the cat sat", d_model = 24, one head)."""
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
+from .kit.lazy import hnp, st
 from .kit.checks import (Catalogue, Fail, Mistake, as_array, call_text, check, expect, expect_raises, show)
 from .kit.models import weights
 from .kit.props import for_all

@@ -24,8 +24,32 @@ def _loaded(slug):
 
 
 def test_an_array_exercise_is_graded_without_importing_sympy():
-    assert _loaded("softmax") == ["hypothesis"]
+    assert _loaded("softmax") == []  # nor Hypothesis, until a property is drawn live (kit/lazy.py)
     assert "sympy" in _loaded("hand_scores")
+
+
+GRADE = """
+import sys
+from graders.grading.engine import ROOT, grade_file
+r = grade_file("softmax", {path!r})
+print(repr((r.points, r.max_points, "hypothesis" in sys.modules)))
+"""
+
+
+def _grade(tmp_path, path):
+    env = {**__import__("os").environ, "ATTN_GRADE_CACHE": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", GRADE.format(path=str(path))], capture_output=True, text=True,
+                         check=True, env=env).stdout
+    return eval(out.strip().splitlines()[-1])  # a tuple we printed ourselves
+
+
+def test_a_check_that_replays_every_plan_never_imports_hypothesis(tmp_path):
+    solution = ROOT / "solutions" / "softmax.py"
+    assert _grade(tmp_path, solution) == (10.0, 10.0, True)  # the first run records the plans
+    assert _grade(tmp_path, solution) == (10.0, 10.0, False)  # then every check replays them
+    mutant = ROOT / "tests" / "mutants" / "softmax" / "sums_wrong_axis.py"
+    points, _, imported = _grade(tmp_path, mutant)
+    assert points < 10 and imported  # a failing property is drawn live, to shrink its counterexample
 
 
 def test_a_zygote_without_sympy_still_serves_a_file_that_uses_it(tmp_path):

@@ -1,8 +1,8 @@
 """Hidden checks for worked_example: they compare with the reference solution and are never shipped."""
 
-from hypothesis import strategies as st
 import numpy as np
 
+from ..kit.lazy import st
 from ..kit.checks import Fail, call_text, check, expect, show
 from ..kit.props import for_all
 from ..worked_example import PERCENT, SCALE, _percent, _scaled, scores_and_dk

@@ -4,6 +4,7 @@
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
     props.py       for_all: a property checked with Hypothesis under fixed settings
+    lazy.py        st and hnp: Hypothesis's strategies, imported only when drawn live
     strategies.py  named Hypothesis strategies: small shapes, bounded finite floats
     exact.py       comparing an exact SymPy answer with the reference, in bounded time
     parse.py       the whitelisting parser that rebuilds exact answers from text

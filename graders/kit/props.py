@@ -9,42 +9,18 @@ derandomized, no example database, no deadline, a fixed number of examples.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
-
 import copy
 
 from ..sandbox.errors import Crashed, Missing, Raised, Timeout
 from .checks import Fail
+from .lazy import grading, ready, resolve
 from .mode import NeedLive, current_mode
 
-def _no_local_constants():
-    """Hypothesis mixes numbers found in the source of every "local" module loaded in this
-    process into the examples it draws, so the examples (and a grade) would depend on which
-    of our modules happen to be imported, and on where the project is installed. Grades
-    must not, so that pool is kept empty. (Hypothesis's own constants stay: they are fixed
-    for a given version, which pyproject.toml pins.)"""
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # a Hypothesis without the feature: nothing to do
-        return
-    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
-        empty = providers.Constants()
-        providers._get_local_constants = lambda: empty
 
-
-_no_local_constants()
-
-GRADING = settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=40,
-    print_blob=False,
-    verbosity=Verbosity.quiet,
-    phases=(Phase.explicit, Phase.generate, Phase.shrink),
-    suppress_health_check=list(HealthCheck),
-    report_multiple_bugs=False,
-)
+def __getattr__(name):  # GRADING, the settings every property runs under, made on first use
+    if name == "GRADING":
+        return grading()
+    raise AttributeError(name)
 
 
 class _Stop(Exception):
@@ -103,9 +79,10 @@ def for_all(strategy, body, *, max_examples: int = 40, examples=(), shrink_calls
             except Exception:  # noqa: BLE001 - a live run will find and shrink the failure
                 raise NeedLive from None
         return
+    hyp = ready()
     for ex in reversed(list(examples)):
-        test = example(ex)(test)
-    run = settings(GRADING, max_examples=max_examples)(given(strategy)(test))
+        test = hyp.example(ex)(test)
+    run = hyp.settings(grading(), max_examples=max_examples)(hyp.given(resolve(strategy))(test))
     try:
         run()
     except _Enough:

@@ -10,8 +10,8 @@ grader.
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
+
+from .lazy import hnp, st  # Hypothesis only when a property is drawn live
 
 BOUND = 10.0
 
