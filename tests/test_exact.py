@@ -26,6 +26,10 @@ def srepr(x):
     "Symbol(*['x'])",
     "exec('1')",
     "Function('f')(1)",
+    "('__import__(\"os\").system(\"touch /tmp/pwned\")',)",  # SymPy's Tuple would sympify (eval) it
+    "Sum('x', (Symbol('i'), 1, 2))",
+    "Float('1' * 10**9)",  # would repeat the text a billion times
+    "-'a'",
 ])
 def test_code_is_never_run(text):
     with pytest.raises(ParseError):

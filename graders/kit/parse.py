@@ -84,7 +84,10 @@ class _Builder:
         raise ParseError(f"{type(node).__name__} is not allowed in an answer")
 
     def constant(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(value, str):
+            # anywhere else SymPy would sympify (eval) it: ("__import__('os')...",) built a Tuple
+            raise ParseError("text is allowed in an answer only as Float('0.5') or Symbol('x')")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ParseError(f"the constant {value!r} is not allowed")
         if isinstance(value, int):
             if len(str(abs(value))) > MAX_INT_DIGITS:
@@ -94,7 +97,6 @@ class _Builder:
             if not math.isfinite(value):
                 raise ParseError("the answer contains nan or inf")
             return sp.Float(value)
-        return value  # strings only as Float('0.5', precision=53) or Symbol('x') arguments
 
     def binop(self, node):
         a, b = self.build(node.left), self.build(node.right)
@@ -127,20 +129,21 @@ class _Builder:
             return self.symbol(node.args[0].value)  # assumptions are ignored: names match
         if name not in _FUNCTIONS:
             raise ParseError(f"{name}() is not supported in an answer; give a closed form")
-        args = [self.build(a) for a in node.args]
         for kw in node.keywords:  # only Float(..., precision=53) carries keywords we accept
             if name != "Float" or kw.arg not in ("precision", "dps"):
                 raise ParseError(f"{name}() with keyword {kw.arg!r} is not supported")
+        if name == "Float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            return sp.Float(node.args[0].value)
+        args = [self.build(a) for a in node.args]
         if name == "Pow" and len(args) == 2:
             self.check_exponent(args[1])
         if name in ("Integer", "Rational") and not all(isinstance(a, (sp.Integer, int)) for a in args):
             raise ParseError(f"{name}() takes whole numbers")
         if name == "Float":
-            if len(args) != 1 or not isinstance(args[0], (str, sp.Float, sp.Integer)):
+            if len(args) != 1 or not isinstance(args[0], (sp.Float, sp.Integer)):
                 raise ParseError("bad Float")
             return sp.Float(args[0])
-        if any(isinstance(a, str) for a in args):
-            raise ParseError(f"{name}() does not take text")
         try:
             return _FUNCTIONS[name](*args)
         except (TypeError, ValueError) as exc:
