@@ -42,6 +42,36 @@ def test_huge_powers_and_integers_are_refused_before_sympy_sees_them():
             parse(text, {})
 
 
+@pytest.mark.parametrize("text, words", [
+    ("((10**1000)**1000)**1000", "more than 1024 bits"),
+    ("Pow(Pow(Integer(10), Integer(300)), Integer(4))", "more than 1024 bits"),
+    ("((2*d_k)**600)**2", "more than 1024 bits"),
+    ("Rational(10**59, 3)**17", "more than 1024 bits"),
+    ("Mul(" + ", ".join(["Integer(10**50)"] * 30) + ")", "more than 1024 bits"),
+    ("Float('1e1000000000')", "Float() takes a decimal number"),
+    ("Float('1e1001')", "exponent beyond"),
+    ("Float('" + "1" * 101 + "')", "more than 100 digits"),
+    ("Float('nan')", "Float() takes a decimal number"),
+    ("-" * 150 + "1", "nested too deeply"),
+    ("Add(" * 101 + "1" + ")" * 101, "nested too deeply"),
+    ("-" * 19_000 + "1", "nested too deeply"),  # more than Python's own parser can take
+    ("Add(" + ", ".join(["1"] * 2_000) + ")", "too large"),
+])
+def test_answers_that_would_be_costly_to_build_are_refused_from_their_text(text, words):
+    with pytest.raises(ParseError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        parse(text, {"d_k": D_K})
+
+
+@pytest.mark.parametrize("text, value", [
+    ("10**300 + 1", 10**300 + 1),
+    ("Rational(1, 3)**600", sp.Rational(1, 3**600)),
+    ("Float('2.5e-3', precision=53)", sp.Float("2.5e-3")),
+    ("Float('1e1000')", sp.Float("1e1000")),
+])
+def test_large_but_bounded_numbers_are_still_read(text, value):
+    assert parse(text, {}) == value
+
+
 def test_symbols_match_the_reference_by_name():
     assert parse("Symbol('d_k')", {"d_k": D_K}) is D_K
     assert parse("d_k**2", {"d_k": D_K}) == D_K**2
