@@ -14,6 +14,9 @@ In the grading process, the parent's side:
     submission.py  Submission: one student file loaded in a Worker, called with plain data
     wire.py        decoding and validating every answer before anyone looks at it
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
+    bounded.py     the grader's own code on a student's data (reading, comparing an exact
+                   answer) in a forked process that is killed at a bound
+    jobs.py        behind bounded.py: the clean helper, and the workers it forks to run jobs
 
 May import: sandbox/ only (tests/test_layout.py holds this).
 """
