@@ -4,7 +4,10 @@ Inside the sandbox (started by path with ``python -I -S``: the standard
 library and NumPy only, never the rest of this package):
 
     factory.py     the zygote process, each student's sandbox init, and the student process
-    jail.py        namespaces, a private root, the scratch tmpfs, limits, dropped privileges
+    files.py       the student's files as the sandbox takes them: bounded, exercise files first
+    cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
+    jail.py        namespaces, a private root, the scratch tmpfs
+    confine.py     each student process: dropped privileges, limits, a seccomp filter
     worker.py      what runs beside a student's file: the framing, the encoding, the calls
 
 In the grading process, the parent's side:

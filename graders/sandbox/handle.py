@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+from . import cgroups
 from . import worker as protocol
 from .errors import Crashed, Timeout
 from .zygote import Jail, ZygoteError, shared
@@ -68,14 +69,38 @@ class Worker:
         self.jail = jail or Jail.for_folder(self.folder)
         self.zygote = zygote or shared()
         self.import_timeout = import_timeout
-        self.box = None  # (pid of the sandbox's outer process, control socket to its init)
+        self.box = None  # (pid of the sandbox's outer process, control socket to its init, cgroup folder)
         self._req = self._res = None  # pipes to the current process
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
-        self.sandbox = {}
+        self.out_of_memory = False  # the last process was killed by the sandbox's memory limit
+        self.sandbox = {}  # what the sandbox says of itself: measures, missing, taken, notes
         self.files = set()  # exercise files imported in the current process
+        self.first = []  # files the sandbox must take before any other (``want``)
+        self._wanted_anew = set()
+        self._oom_before = None
         self._next_id = 0
         self._drains = []
+
+    def want(self, name):
+        """Make sure the sandbox holds ``name`` (an exercise file) whatever else the folder holds.
+
+        Names given before the sandbox is made are taken first; one that a
+        sandbox already made left out (a folder of many files) gets a new
+        sandbox that takes it first, once."""
+        if name not in self.first:
+            self.first.append(name)
+        taken = self.sandbox.get("taken")
+        if self.box is not None and isinstance(taken, list) and name not in taken \
+                and name not in self._wanted_anew and self.sandbox.get("notes"):
+            self._wanted_anew.add(name)
+            self.kill()
+
+    @property
+    def notes(self) -> list:
+        """What the sandbox left out of the student's folder, in words."""
+        notes = self.sandbox.get("notes")
+        return [str(n)[:500] for n in notes[:10]] if isinstance(notes, list) else []
 
     @property
     def alive(self):
@@ -88,7 +113,7 @@ class Worker:
         for _ in range(2):  # a sandbox without namespaces serves one process: then a new one
             if self.box is None:
                 try:
-                    self.box = self.zygote.spawn(self.folder, self.jail)
+                    self.box = self.zygote.spawn(self.folder, self.jail, self.first)
                 except ZygoteError as exc:
                     raise Crashed(f"the grader could not start a worker: {exc}") from None
             if self._fork():
@@ -97,7 +122,7 @@ class Worker:
         else:
             raise Crashed("the grader could not start a worker: its sandbox did not answer")
         self.generation += 1
-        self.exit_code = None
+        self.exit_code, self.out_of_memory = None, False
         self.files = set()
         hello = self._receive(self.import_timeout, "starting the worker")
         if not isinstance(hello, dict) or hello.get("hello") is not True:
@@ -124,6 +149,7 @@ class Worker:
                 os.close(fd)
             return False
         self._req, self._res = req_w, res_r
+        self._oom_before = _oom_kills(self.box[2])
         self._drains = [_Drain(os.fdopen(out_r, "rb", buffering=0)), _Drain(os.fdopen(err_r, "rb", buffering=0))]
         for d in self._drains:
             d.start()
@@ -151,6 +177,8 @@ class Worker:
         if ended and self.alive and self.box is not None:
             self._close_pipes()
             self.exit_code = self._status()
+            after = _oom_kills(self.box[2])
+            self.out_of_memory = None not in (after, self._oom_before) and after > self._oom_before
             for d in self._drains:
                 d.join(timeout=1)
             if self.exit_code is None:
@@ -185,7 +213,7 @@ class Worker:
         box, self.box = self.box, None
         if box is None:
             return
-        pid, ctrl = box
+        pid, ctrl = box[:2]
         ctrl.close()
         try:
             os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
@@ -226,7 +254,8 @@ class Worker:
             chunk = os.read(self._res, min(need - len(buf), 1 << 20))
             if not chunk:
                 self.kill(ended=True)
-                raise Crashed(f"the worker process ended while {doing}{_exit_words(self.exit_code)}")
+                raise Crashed(f"the worker process ended while {doing}"
+                              f"{_exit_words(self.exit_code, self.out_of_memory and self.jail.limits.memory_mb)}")
             buf += chunk
             if size is None and len(buf) >= 4:
                 (size,) = struct.unpack(">I", bytes(buf[:4]))
@@ -248,7 +277,13 @@ class Worker:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
-def _exit_words(code):
+def _oom_kills(folder):
+    return cgroups.oom_kills([folder]) if folder else None
+
+
+def _exit_words(code, memory_mb=None):
+    if memory_mb:
+        return f" (killed by the sandbox's memory limit of {memory_mb} MB)"
     if code is None:
         return ""
     if code > 128:  # the sandbox's outer process reports a signal as 128 + its number

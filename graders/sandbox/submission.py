@@ -45,6 +45,7 @@ class Submission:
         self.describe = describe  # how a call is written in messages (see ``interpret``)
         self.own_worker = worker is None
         self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
+        self.worker.want(self.path.name)
         self.call_timeout, self.import_timeout = call_timeout, import_timeout
         self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
         self.outcome = None
@@ -66,7 +67,9 @@ class Submission:
             names = [n for n in answer.get("functions", [])[:10_000] if isinstance(n, str) and len(n) <= NAME]
             self.outcome = Outcome(True, functions=names, **self._box())
         else:
-            self.outcome = Outcome(False, _import_message(self.path.name, answer.get("error")), **self._box())
+            message = _import_message(self.path.name, answer.get("error"))
+            notes = self.worker.notes  # a module it imports, or the file itself, may have been left out
+            self.outcome = Outcome(False, message + "".join(f" (note: {n})" for n in notes), **self._box())
         return self.outcome
 
     def _box(self):
