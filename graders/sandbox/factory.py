@@ -43,7 +43,7 @@ def child(req, fds, m, cgroup):
     code = 0
     try:
         m.confine.die_with_parent()  # a zygote that is killed takes its workers with it
-        measures, missing = _join(m, cgroup, req["sandbox"])  # first: everything after counts
+        measures, missing = _join(m, cgroup)  # first: all that follows counts
         m.confine.protect_from_oom_killer()  # this process and the init; student processes undo it
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
@@ -51,9 +51,11 @@ def child(req, fds, m, cgroup):
         m.jail.close_fds(keep={0, 1, 2, fds[0]})
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
-        cfg = dict(req["sandbox"], libraries=[p for p in sys.path if os.path.isdir(p)], cgroup=bool(measures))
-        files, rel, notes = m.files.read_folder(req["folder"], cfg["scratch"], req.get("first", ()))
+        cfg = dict(req.pop("sandbox"), libraries=[p for p in sys.path if os.path.isdir(p)], cgroup=bool(measures))
+        # taken out of the request: student code can read the variables of the frames that call it
+        files, rel, notes = m.files.read_folder(req.pop("folder"), cfg.pop("scratch"), req.pop("first", ()))
         box = list(m.jail.enter(cfg, files))
+        del cfg["libraries"]  # bound where they were; their paths need not stay in a frame
         box[2], box[3] = measures + box[2], missing + box[3]
         init(fds[0], cfg, files, rel, notes, box, m)
     except BaseException:
@@ -62,7 +64,7 @@ def child(req, fds, m, cgroup):
         os._exit(code)
 
 
-def _join(m, cgroup, cfg):
+def _join(m, cgroup):
     """Join this sandbox's cgroup; (measures, missing) in words. ``cgroup``: (folders or None,
     what bounds the sandbox, or why nothing does)."""
     dirs, words = cgroup
@@ -174,6 +176,7 @@ def zygote(ctrl_fd, m):
             if not msg:
                 return
             req = json.loads(msg.decode("utf-8"))
+            del msg  # held a student's host path (see child)
             for pid in _reap():
                 if tree is not None and pid in boxes:
                     tree.release(boxes.pop(pid))
