@@ -14,6 +14,7 @@ In the grading process, the parent's side:
 
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
     handle.py      Worker: the parent's handle on one student's sandbox
+    box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     submission.py  Submission: one student file loaded in a Worker, called with plain data
     wire.py        decoding and validating every answer before anyone looks at it
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed

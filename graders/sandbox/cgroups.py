@@ -120,8 +120,9 @@ class Tree:
         self.pending.append(dirs)
         self.pending = [d for d in self.pending if not _remove(d)]
 
-    def close(self, seconds=2.0):
-        """Remove every sandbox cgroup and the tree itself, killing what is left in them."""
+    def close(self, reap=lambda: None, seconds=5.0):
+        """Remove every sandbox cgroup and the tree itself, killing what is left in them;
+        ``reap`` reaps the zygote's children that have ended (the sandboxes' outer processes)."""
         deadline = time.monotonic() + seconds
         for base in self.bases:
             try:
@@ -129,6 +130,7 @@ class Tree:
             except OSError:
                 pass
         while self.pending and time.monotonic() < deadline:
+            reap()
             self.pending = [d for d in self.pending if not _remove(d)]
             if self.pending:
                 time.sleep(0.02)

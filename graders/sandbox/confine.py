@@ -26,7 +26,7 @@ import resource
 import signal
 
 SANDBOX_UID = 65534  # nobody
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 24, 38
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 24, 36, 38
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 NAMESPACE_FLAGS = (CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID,
@@ -130,6 +130,11 @@ def hide_command_line(title):
     text = title.encode()[: max(end - start - 1, 0)]
     ctypes.memset(start, 0, end - start)
     ctypes.memmove(start, text, len(text))
+
+
+def become_subreaper():
+    """Have orphaned descendants reparented to this process (which reaps them), not to init."""
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 def protect_from_oom_killer(protect=True):

@@ -79,14 +79,23 @@ def _join(m, cgroup):
 
 
 def init(ctrl_fd, cfg, files, rel, notes, box, m):
-    """Serve the parent's fork and status requests until it hangs up (see ``child``)."""
+    """Serve the parent's fork and status requests until it hangs up (see ``child``).
+
+    {"op": "fork"} answers {"ok": true, "pid": n} (or {"ok": false}). When that
+    process ends the init says so unasked, {"ended": exit code, "pid": n}; asked
+    ({"op": "status"}) it says so too, killing a process that has only hung up."""
+    import select
     import socket
 
     scratch, namespaced = box[0], box[1]
     sock = socket.socket(fileno=ctrl_fd)
-    last, started = None, 0
+    current, started = None, 0  # (pid, pidfd) of the process serving now
     taken = sorted({os.path.basename(p) for p in files})
     while True:
+        ready, _, _ = select.select([sock, *(current[1:] if current else ())], [], [])
+        if sock not in ready:  # the process ended
+            current = _report_end(sock, current)
+            continue
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
         except OSError:
@@ -94,7 +103,13 @@ def init(ctrl_fd, cfg, files, rel, notes, box, m):
         if not msg:
             return
         op = json.loads(msg.decode("utf-8")).get("op")
-        if op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
+        if op == "status":
+            if current:
+                current = _report_end(sock, current)
+        elif op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
+            if current:
+                os.kill(current[0], signal.SIGKILL)  # the next file's process: the last one is done
+                current = _report_end(sock, current)
             if started:
                 m.jail.reset(scratch, files)
             pid = os.fork()
@@ -103,14 +118,20 @@ def init(ctrl_fd, cfg, files, rel, notes, box, m):
                 student(fds, cfg, rel, {"taken": taken, "notes": notes}, box, m)
             for fd in fds:
                 os.close(fd)
-            last, started = pid, started + 1
-            sock.send(b'{"ok": true}')
-        elif op == "status" and last is not None:
-            sock.send(json.dumps({"status": _wait(last)}).encode())
+            current, started = (pid, os.pidfd_open(pid)), started + 1
+            sock.send(json.dumps({"ok": True, "pid": pid}).encode())
         else:
             for fd in fds:
                 os.close(fd)
             sock.send(b'{"ok": false}')
+
+
+def _report_end(sock, current):
+    """Reap the process serving now (killing it after 2 s if it lives on) and tell the parent."""
+    pid, pidfd = current
+    sock.send(json.dumps({"ended": _wait(pid), "pid": pid}).encode())
+    os.close(pidfd)
+    return None
 
 
 def student(fds, cfg, rel, folder_facts, box, m):
@@ -163,6 +184,9 @@ def zygote(ctrl_fd, m):
         sympy = None
     _warm_up(numpy, sympy)
     tree, why = m.cgroups.Tree.open()
+    # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
+    # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
+    m.confine.become_subreaper()
     # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     m.confine.die_with_parent(signal.SIGTERM)
@@ -194,7 +218,7 @@ def zygote(ctrl_fd, m):
                 sock.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
     finally:
         if tree is not None:
-            tree.close()
+            tree.close(reap=_reap)
 
 
 def _make_cgroup(tree, why, n, cfg):

@@ -14,14 +14,13 @@ import json
 import os
 import select
 import signal
-import socket
 import struct
 import threading
 import time
 from pathlib import Path
 
-from . import cgroups
 from . import worker as protocol
+from .box import Box
 from .errors import Crashed, Timeout
 from .zygote import Jail, ZygoteError, shared
 
@@ -69,7 +68,7 @@ class Worker:
         self.jail = jail or Jail.for_folder(self.folder)
         self.zygote = zygote or shared()
         self.import_timeout = import_timeout
-        self.box = None  # (pid of the sandbox's outer process, control socket to its init, cgroup folder)
+        self.box = None  # Box: the sandbox
         self._req = self._res = None  # pipes to the current process
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
@@ -113,7 +112,7 @@ class Worker:
         for _ in range(2):  # a sandbox without namespaces serves one process: then a new one
             if self.box is None:
                 try:
-                    self.box = self.zygote.spawn(self.folder, self.jail, self.first)
+                    self.box = Box(*self.zygote.spawn(self.folder, self.jail, self.first))
                 except ZygoteError as exc:
                     raise Crashed(f"the grader could not start a worker: {exc}") from None
             if self._fork():
@@ -134,22 +133,17 @@ class Worker:
         """Ask the sandbox's init for a fresh process on four new pipes."""
         pipes = [os.pipe() for _ in range(4)]
         (req_r, req_w), (res_r, res_w), (out_r, out_w), (err_r, err_w) = pipes
-        ctrl = self.box[1]
         try:
-            socket.send_fds(ctrl, [b'{"op": "fork"}'], [req_r, res_w, out_w, err_w])
-            ctrl.settimeout(self.import_timeout)
-            reply = ctrl.recv(1 << 12)
-        except OSError:
-            reply = b""
+            started = self.box.fork([req_r, res_w, out_w, err_w], self.import_timeout)
         finally:
             for fd in (req_r, res_w, out_w, err_w):
                 os.close(fd)
-        if reply != b'{"ok": true}':
+        if not started:
             for fd in (req_w, res_r, out_r, err_r):
                 os.close(fd)
             return False
         self._req, self._res = req_w, res_r
-        self._oom_before = _oom_kills(self.box[2])
+        self._oom_before = self.box.oom_kills()
         self._drains = [_Drain(os.fdopen(out_r, "rb", buffering=0)), _Drain(os.fdopen(err_r, "rb", buffering=0))]
         for d in self._drains:
             d.start()
@@ -176,8 +170,8 @@ class Worker:
         the sandbox; otherwise the whole sandbox ends, with everything the process started."""
         if ended and self.alive and self.box is not None:
             self._close_pipes()
-            self.exit_code = self._status()
-            after = _oom_kills(self.box[2])
+            self.exit_code = self.box.exit_code()
+            after = self.box.oom_kills()
             self.out_of_memory = None not in (after, self._oom_before) and after > self._oom_before
             for d in self._drains:
                 d.join(timeout=1)
@@ -187,18 +181,6 @@ class Worker:
         self._close_pipes()
         self._end_box()
         self.exit_code = None
-
-    def _status(self):
-        """The exit code of the process that just ended, from the sandbox's init (None if unknown)."""
-        ctrl = self.box[1]
-        try:
-            ctrl.send(b'{"op": "status"}')
-            ctrl.settimeout(5.0)
-            reply = json.loads(ctrl.recv(1 << 12).decode())
-        except (OSError, ValueError):
-            return None
-        status = reply.get("status") if isinstance(reply, dict) else None
-        return status if isinstance(status, int) else None
 
     def _close_pipes(self):
         for fd in (self._req, self._res):
@@ -211,16 +193,8 @@ class Worker:
 
     def _end_box(self):
         box, self.box = self.box, None
-        if box is None:
-            return
-        pid, ctrl = box[:2]
-        ctrl.close()
-        try:
-            os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
-        except (ProcessLookupError, PermissionError):
-            pass
-        # Not waited for: the zygote reaps it later, and the next student does not wait
-        # for the namespace to be torn down.
+        if box is not None:
+            box.end()
 
     close = kill
 
@@ -247,11 +221,16 @@ class Worker:
         need, size = 4, None
         while len(buf) < need:
             left = deadline - time.monotonic()
-            ready, _, _ = select.select([self._res], [], [], max(left, 0))
+            ready, _, _ = select.select([self._res, self.box], [], [], max(left, 0))
             if not ready:
                 self.kill()
                 raise Timeout(f"timed out after {timeout:g} s while {doing} (an endless loop?)")
-            chunk = os.read(self._res, min(need - len(buf), 1 << 20))
+            if self._res in ready:
+                chunk = os.read(self._res, min(need - len(buf), 1 << 20))
+            elif self.box.has_ended():  # the init says so, though others may hold its pipes open
+                chunk = b""
+            else:
+                continue
             if not chunk:
                 self.kill(ended=True)
                 raise Crashed(f"the worker process ended while {doing}"
@@ -275,10 +254,6 @@ class Worker:
             # nested deeper than json can read; uncaught, it ended the whole batch
             self.kill()
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
-
-
-def _oom_kills(folder):
-    return cgroups.oom_kills([folder]) if folder else None
 
 
 def _exit_words(code, memory_mb=None):
