@@ -3,7 +3,8 @@
 Inside the sandbox (started by path with ``python -I -S``: the standard
 library and NumPy only, never the rest of this package):
 
-    factory.py     the zygote process, each student's sandbox init, and the student process
+    factory.py     the zygote process, which forks a sandbox per student
+    inside.py      a sandbox's first process, its init, and each student process
     files.py       the student's files as the sandbox takes them: bounded, exercise files first
     cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
     jail.py        namespaces, a private root, the scratch tmpfs

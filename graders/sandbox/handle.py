@@ -1,6 +1,6 @@
 """The parent's handle on one student's sandbox: ``Worker``.
 
-The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, factory.py);
+The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, inside.py);
 its init forks a fresh, confined process per exercise file. The parent talks
 to that process over two private pipes with the framing of worker.py, drains
 its stdout and stderr without parsing them, bounds the size and shape of every

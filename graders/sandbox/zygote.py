@@ -113,7 +113,7 @@ class Zygote:
 
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
-        (factory.py, ``child``); ``first`` names the files the sandbox takes before
+        (inside.py, ``child``); ``first`` names the files the sandbox takes before
         any other (files.py); the cgroup folder (or None) is where its memory is counted."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
