@@ -201,3 +201,30 @@ def test_a_zygote_removes_its_cgroups_and_those_of_zygotes_that_died(tmp_path):
     assert [p.name for p in parent.glob(f"{cgroups.PREFIX}{pid}-*")]  # its own tree, while it runs
     zygote.close()
     assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*")) and not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_sandbox_cgroup_gets_its_limits_under_either_version(tmp_path):
+    """The files written, on plain folders standing in for the two hierarchies (v1) or one (v2)."""
+    v1 = cgroups.Tree(1, [str(tmp_path / "memory"), str(tmp_path / "pids")])
+    for base in v1.bases:
+        os.makedirs(base)
+    mem, pids = v1.sandbox(3, 256, 16)
+    assert Path(mem, "memory.limit_in_bytes").read_text() == str(256 << 20)
+    assert Path(pids, "pids.max").read_text() == "16" and mem.endswith("memory/sandbox-3")
+    v2 = cgroups.Tree(2, [str(tmp_path / "unified")])
+    os.makedirs(v2.bases[0])
+    (one,) = v2.sandbox(4, 256, 16)
+    assert Path(one, "memory.max").read_text() == str(256 << 20) and Path(one, "pids.max").read_text() == "16"
+    assert "v2" in v2.describe(256, 16) and "256 MB" in v2.describe(256, 16)
+
+
+def test_without_controllers_to_hand_down_the_sandbox_says_why(tmp_path, monkeypatch):
+    (tmp_path / "grader").mkdir()
+    (tmp_path / "grader" / "cgroup.controllers").write_text("cpu io\n")
+    (tmp_path / "grader" / "cgroup.subtree_control").write_text("\n")
+    monkeypatch.setattr(cgroups, "_mounts", lambda: {"cgroup2": str(tmp_path)})
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/grader"})
+    tree, why = cgroups.Tree.open()
+    assert tree is None and "memory and pids controllers are not available" in why
+    monkeypatch.setattr(cgroups, "_mounts", lambda: {})
+    assert cgroups.Tree.open() == (None, "the system has no memory and pids cgroup controllers")

@@ -19,8 +19,12 @@ is still running afterwards. For each case the tests then require:
 3. the feedback names the cause;
 4. the student's other, honest exercises get full marks, and the honest
    students' results.json equal those of a separate clean batch;
-5. no process is left running;
-6. no file outside OUT changes (the repository, the submissions, /tmp/pwned).
+5. no process is left running, and no cgroup is left behind;
+6. no file outside OUT changes (the repository, the submissions, /tmp/pwned);
+7. no results.json exceeds 1 MB, and nothing the students print reaches the
+   runner's terminal;
+8. the memory the whole batch is charged at its peak (a memory cgroup of the
+   runner's own, below which the sandboxes' cgroups are) stays bounded.
 
 Run as a script (``python test_hostile.py CONFIG``) this file is that runner.
 """
