@@ -19,8 +19,12 @@ is still running afterwards. For each case the tests then require:
 3. the feedback names the cause;
 4. the student's other, honest exercises get full marks, and the honest
    students' results.json equal those of a separate clean batch;
-5. no process is left running;
-6. no file outside OUT changes (the repository, the submissions, /tmp/pwned).
+5. no process is left running, and no cgroup is left behind;
+6. no file outside OUT changes (the repository, the submissions, /tmp/pwned);
+7. no results.json exceeds 1 MB, and nothing the students print reaches the
+   runner's terminal;
+8. the memory the whole batch is charged at its peak (a memory cgroup of the
+   runner's own, below which the sandboxes' cgroups are) stays bounded.
 
 Run as a script (``python test_hostile.py CONFIG``) this file is that runner.
 """
@@ -114,6 +118,40 @@ CASES = {
     "missing_function": Case("softmax", ("attention",), ("softmax is not defined in softmax.py",)),
 }
 
+# ---- Issue 9, round two: the parser's and the sandbox's side (bounded parsing, worker texts cut
+# in the parent, the shown-text cache, memory and processes per sandbox, exercise files first, a
+# tighter sandbox). Kept together; the batch-level students of that issue have a block of their own.
+ROUND_TWO = {
+    "costly_answers_hand": Case("hand_scores", ("softmax",), (
+        "more than 1024 bits", "nested too deeply", "Float() takes a decimal number")),
+    "costly_answers_variance": Case("variance_proof", ("softmax",), (
+        "more than 1024 bits", "Float() takes a decimal number")),
+    "eval_tuple_string": Case("hand_scores", ("variance_proof",), ("text is allowed in an answer only as",)),
+    "forge_huge_message": Case("hand_scores", ("softmax",), ("more characters",)),
+    "distinct_huge_arrays": Case("softmax", ("variance_proof",), ("should have shape",)),
+    "memfd_hog": Case("softmax", ("variance_proof",), earns=None),
+    "fork_hog": Case("softmax", ("attention",), earns=None),
+    "process_flood": Case("softmax", ("worked_example",), earns=None),
+    "nested_namespaces": Case("softmax", ("hand_scores",), earns=None),
+    "host_paths": Case("hand_scores", ("softmax",), earns=None),
+    "crowded_folder": Case("softmax", ("variance_proof", "worked_example", "attention"), earns=None),
+}
+CASES.update(ROUND_TWO)
+
+
+def _crowd(folder: Path):
+    """70 helper modules and 1000 data files whose names sort before every exercise file's."""
+    for i in range(70):
+        shutil.copy(SOLUTIONS / "softmax.py", folder / f"00_helper_{i:02d}.py")
+    for i in range(1000):
+        (folder / f"000_data_{i:04d}.csv").write_text("0\n")
+
+
+FILL = {"crowded_folder": _crowd}  # folder -> what else it holds
+STUDENT_PRINTS = ("still here", "child was here", '"score": 66', "x" * 200)  # never on the runner's terminal
+HOST_MEMORY_BOUND_MB = 4096  # what one hostile batch (2 jobs) may take in all; see the test
+RESULTS_BOUND = 1 << 20  # bytes of one results.json
+
 # Honest students: every file a copy of a solution, or a mix of mutants, alternatives and solutions.
 HONEST = {
     "honest_solutions": {p.stem: p for p in sorted(SOLUTIONS.glob("*.py"))},
@@ -163,13 +201,64 @@ def _reap():
             return
 
 
+class MemoryWatch:
+    """A memory cgroup of the runner's own, below its cgroup: every process of the batch is
+    charged there (their sandboxes' cgroups are below it, tmpfs and shared memory included),
+    so its peak is what the batch took of the host's memory. cgroup v1, or v2 where memory
+    is handed down; elsewhere ``why`` says why there is no figure."""
+
+    def __init__(self):
+        from graders.sandbox import cgroups
+
+        self.dir = self.base = None
+        mounts, own = cgroups._mounts(), cgroups._own_paths()
+        if "memory" in mounts and "memory" in own:
+            self.base, self.peak = os.path.join(mounts["memory"], own["memory"].lstrip("/")), "memory.max_usage_in_bytes"
+        elif "cgroup2" in mounts and "" in own:
+            self.base, self.peak = os.path.join(mounts["cgroup2"], own[""].lstrip("/")), "memory.peak"
+        self.why = "" if self.base else "no memory cgroup controller"
+
+    def start(self):
+        if not self.base:
+            return
+        try:
+            self.dir = os.path.join(self.base, f"attn-hostile-{os.getpid()}")
+            os.mkdir(self.dir)
+            Path(self.dir, "cgroup.procs").write_text(str(os.getpid()))
+        except OSError as exc:
+            self.dir, self.why = None, f"no memory cgroup of our own ({exc.strerror})"
+
+    def stop(self):
+        """(peak MB or None, cgroup folders left below ours by the batch)."""
+        if not self.dir:
+            return None, []
+        try:
+            peak = int(Path(self.dir, self.peak).read_text()) / 2**20
+        except (OSError, ValueError) as exc:
+            peak, self.why = None, f"no peak figure ({exc})"
+        Path(self.base, "cgroup.procs").write_text(str(os.getpid()))
+        left = sorted(str(Path(d).relative_to(self.dir)) for d, _, _ in os.walk(self.dir) if d != self.dir)
+        for d, _, _ in sorted(os.walk(self.dir), key=lambda w: -len(w[0])):  # the deepest first
+            for pid in Path(d, "cgroup.procs").read_text().split():
+                os.kill(int(pid), signal.SIGKILL)
+            try:
+                os.rmdir(d)
+            except OSError:
+                time.sleep(0.2)
+                os.rmdir(d)
+        return peak, left
+
+
 def run_batch(cfg) -> dict:
-    """Grade cfg["submissions"] into cfg["out"]; report the time and what is left running."""
+    """Grade cfg["submissions"] into cfg["out"]; report the time, what is left running and the
+    memory the batch took."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         return {"error": "cannot become a child subreaper", "seconds": 0.0, "leftover": []}
     from graders.grading import batch
 
+    watch = MemoryWatch()
+    watch.start()
     start = time.monotonic()
     error = None
     try:
@@ -192,7 +281,9 @@ def run_batch(cfg) -> dict:
             pass
     time.sleep(0.2)
     _reap()
-    return {"error": error, "seconds": seconds, "leftover": alive}
+    peak, cgroups_left = watch.stop()
+    return {"error": error, "seconds": seconds, "leftover": alive, "peak_mb": peak, "memory_why": watch.why,
+            "cgroups_left": cgroups_left}
 
 
 # ------------------------------------------------------------------ building the class
@@ -215,6 +306,8 @@ def build_class(subs: Path, values: dict):
                 (folder / path.name).write_bytes(_fill(path.read_bytes(), values))
         for slug in spec.honest:
             shutil.copy(SOLUTIONS / f"{slug}.py", folder / f"{slug}.py")
+        if case in FILL:
+            FILL[case](folder)
     build_honest(subs)
 
 
@@ -252,7 +345,7 @@ def finish_runner(proc: subprocess.Popen) -> dict:
         out, err = proc.communicate()
     lines = out.strip().splitlines()
     assert proc.returncode == 0 and lines, f"the runner failed:\n{out[-3000:]}\n{err[-3000:]}"
-    return json.loads(lines[-1])
+    return dict(json.loads(lines[-1]), printed=out[:-len(lines[-1]) - 1][-5000:], stderr=err[-5000:])
 
 
 # ------------------------------------------------------------------ the tests
@@ -361,6 +454,37 @@ def test_honest_students_get_what_they_get_in_a_clean_batch(graded, student):
 @pytest.mark.parametrize("batch", ["report", "clean"])
 def test_no_process_is_left_running(graded, batch):
     assert graded[batch]["leftover"] == [], "still running after the batch (pid, state, uid, command)"
+
+
+@pytest.mark.parametrize("batch", ["report", "clean"])
+def test_nothing_the_students_print_reaches_the_terminal(graded, batch):
+    report = graded[batch]
+    assert report["printed"].strip() == "", f"printed before the report: {report['printed'][-500:]!r}"
+    shown = [p for p in STUDENT_PRINTS if p in report["stderr"]]
+    assert not shown, f"student output on stderr: {shown} in {report['stderr'][-1000:]!r}"
+
+
+def test_no_results_file_is_larger_than_a_megabyte(graded):
+    sizes = {p.parent.name: p.stat().st_size for p in graded["out"].glob("students/*/results.json")}
+    assert len(sizes) == len(_students())
+    large = {name: size for name, size in sizes.items() if size > RESULTS_BOUND}
+    assert not large, large
+
+
+def test_the_host_memory_the_batch_takes_stays_bounded(graded):
+    """The memory the whole batch was charged at its peak (its processes, their sandboxes'
+    tmpfs and shared memory): before the sandboxes were bounded as a whole, a batch of
+    fork_hog and one honest student peaked at 3072 MB, and of memfd_hog at 2436 MB."""
+    peak, clean = graded["report"]["peak_mb"], graded["clean"]["peak_mb"]
+    if peak is None:
+        pytest.skip(f"no memory figure on this machine: {graded['report']['memory_why']}")
+    print(f"peak memory: hostile batch {peak:.0f} MB, clean batch {clean:.0f} MB")
+    assert peak < HOST_MEMORY_BOUND_MB, f"the hostile batch took {peak:.0f} MB (the clean one {clean:.0f} MB)"
+
+
+@pytest.mark.parametrize("batch", ["report", "clean"])
+def test_no_cgroup_is_left_behind(graded, batch):
+    assert graded[batch]["cgroups_left"] == []
 
 
 def test_no_file_outside_the_output_folder_changes(graded):

@@ -30,7 +30,7 @@ ALLOWED = {
     "package": set(),
     "exercise": {"kit"},
 }
-LOADED_BY_PATH = ("factory", "jail", "worker")  # run inside the sandbox with `python -I -S`
+LOADED_BY_PATH = ("factory", "inside", "files", "cgroups", "jail", "confine", "worker")  # `python -I -S`
 
 
 def modules() -> dict[str, Path]:

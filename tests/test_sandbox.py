@@ -184,3 +184,46 @@ def test_the_grading_package_is_not_importable_in_the_worker(tmp_path):
         assert sub.call("probe", "numpy") is True and sub.call("probe", "sympy") is True
         assert sub.call("probe", "graders") is False
         assert sub.call("probe", "solutions") is False
+
+
+def test_long_texts_in_an_answer_are_refused_by_length():
+    assert wire.decode("x" * 20_000) == "x" * 20_000
+    assert wire.decode(["x" * 30_000]) == [wire.Rejected("a string of 30000 characters")]
+    big = {"__sympy__": "Integer(1)" * 3_000, "class": "C" * 10_000}
+    assert wire.decode(big) == wire.Rejected("a SymPy expression of 30000 characters")
+    assert len(wire.decode({"__sympy__": "Integer(1)", "class": "C" * 10_000}).cls) < 300
+    assert len(wire.decode({"__other__": "T" * 10**6}).reason) < 300
+    with pytest.raises(wire.ProtocolError, match="characters of text"):
+        wire.decode(["y" * 20_000] * 51)
+
+
+def test_what_a_forged_worker_says_about_an_exception_is_cut_to_a_few_kilobytes(tmp_path):
+    # the worker's own module is in sys.modules: code can replace how it describes exceptions
+    path = student(tmp_path, """
+        import sys
+        w = sys.modules["_attn_worker"]
+        w.describe_exception = lambda exc, filename: {
+            "type": "T" * 10**6, "mro": ["M" * 10**5] * 100, "message": "\\u00e9" * 2 * 10**6,
+            "where": "W" * 10**6}
+        def f():
+            raise ValueError("honest text")
+    """)
+    with Submission(path) as sub:
+        assert sub.start().ready
+        with pytest.raises(Raised) as info:
+            sub.call("f")
+    text = str(info.value)
+    assert len(text) < 4_000 and "more characters" in text
+    assert len(info.value.type_name) < 300 and len(info.value.mro) <= 64
+    assert all(len(n) < 300 for n in info.value.mro) and len(info.value.info["message"]) < 2_100
+
+
+def test_a_forged_import_error_is_cut_too(tmp_path):
+    path = student(tmp_path, """
+        import sys
+        w = sys.modules["_attn_worker"]
+        w.describe_exception = lambda exc, filename: {"type": "T" * 10**6, "message": "m" * 10**7}
+        raise RuntimeError("boom")
+    """)
+    _, outcome = started(path)
+    assert not outcome.ready and len(outcome.message) < 4_000 and "more characters" in outcome.message

@@ -3,6 +3,14 @@
 A student's answer is first rebuilt by the whitelisting parser of parse.py
 (nothing is ever eval'd), then compared: numerically at a few probe points,
 then exactly, each within a time bound.
+
+The parser bounds what building an answer costs from its text alone. What it
+cannot foresee (the cost of evaluating an answer, of simplifying it) is paid
+in a process of its own (graders/sandbox/bounded.py) that is killed at a bound:
+``to_expr`` first reads and evaluates a text answer there, where the graders
+will evaluate it (at the probe points), and ``compare`` compares it there. An
+answer past a bound scores 0 with a message that says so. Results are
+remembered by a digest of the answer, in memos bounded in bytes.
 """
 
 from __future__ import annotations
@@ -12,13 +20,18 @@ import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 
 import sympy as sp
 from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 
+from ..sandbox import bounded
 from ..sandbox.wire import Rejected, SympyText
-from .parse import ParseError, parse
+from .parse import MAX_BITS, ParseError, parse
+from .text import Memo, digest
+
+PROBES = (1, 2, 3, 7, 64)  # where graders evaluate an answer with symbols (d_k)
+READ_SECONDS = 8.0  # CPU seconds to read an answer and evaluate it at the probes
+MEMORY_MB = 1024  # for reading or comparing one answer
 
 
 @dataclass(frozen=True)
@@ -39,27 +52,122 @@ def to_expr(value, symbols):
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
             return None, f"you gave {value!r}"
+        if isinstance(value, int) and value.bit_length() > MAX_BITS:
+            return None, f"your answer could not be read: a number in the answer has more than {MAX_BITS} bits"
         return (sp.Integer(value) if isinstance(value, int) else sp.Float(value)), ""
     if isinstance(value, (SympyText, str)):
-        try:
-            return parse(value.text if isinstance(value, SympyText) else value, symbols), ""
-        except ParseError as exc:
-            return None, f"your answer could not be read: {exc}"
-        except (RecursionError, MemoryError, OverflowError):
-            return None, "your answer could not be read: the expression is too deep or too large"
+        return _read(value.text if isinstance(value, SympyText) else value, _symbols_key(symbols))
     return None, f"you gave a {type(value).__name__}, not a number or SymPy expression"
 
 
-def compare(expected: sp.Expr, value, *, symbols=None, probes=(1, 2, 3, 7, 64), seconds=5.0) -> Verdict:
-    """Compare a student's exact answer with the reference ``expected`` (cached, see _compare)."""
-    symbols = tuple(sorted((symbols or {s.name: s for s in expected.free_symbols}).items()))
+def _symbols_key(symbols):
+    return tuple(sorted(symbols.items()))
+
+
+def _read(text, symbols):
+    """``to_expr`` of a text: vetted in a bounded process first, then built here (remembered)."""
+    key = (digest(text.encode("utf-8", "surrogatepass")), symbols)
+    found = _READ.get(key)
+    if found is None:
+        outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
+        if not outcome.ok:
+            found = None, f"your answer could not be read: {_past_bound(outcome.why, READ_SECONDS)}"
+        elif outcome.value:
+            found = None, f"your answer could not be read: {outcome.value}"
+        else:
+            found = _build(text, dict(symbols))
+        _READ.put(key, found, 200 + 10 * len(text))
+    return found
+
+
+def _build(text, symbols):
     try:
-        return _compare(expected, value, symbols, tuple(probes), seconds)
-    except TypeError:  # an unhashable value (a list): compare without the cache
-        return _compare.__wrapped__(expected, value, symbols, tuple(probes), seconds)
+        return parse(text, symbols), ""
+    except ParseError as exc:
+        return None, f"your answer could not be read: {exc}"
+    except (RecursionError, MemoryError, OverflowError):
+        return None, "your answer could not be read: the expression is too deep or too large"
 
 
-@lru_cache(maxsize=8192, typed=True)  # typed: True and 1 are different answers
+def _vet(text, symbols) -> str:
+    """In a bounded process: read ``text`` and do what the graders do with it; "" or why not."""
+    expr, why = _build(text, dict(symbols))
+    if expr is None:
+        return why.removeprefix("your answer could not be read: ")
+    sp.sstr(expr)
+    syms = expr.free_symbols if isinstance(expr, sp.Basic) else set()
+    for point in [{s: sp.Integer(p) for s in syms} for p in PROBES] if syms else [{}]:
+        with time_limit(1.0):  # as long as graders allow an evaluation (and interruptible as there)
+            try:
+                expr.xreplace(point).evalf(30)
+            except Exception:  # noqa: BLE001 - what fails here fails there too, with its own message
+                pass
+    return ""
+
+
+def _past_bound(why, seconds):
+    if why == "memory":
+        return f"reading and evaluating it took more than {MEMORY_MB} MB of memory"
+    if why == "time":
+        return f"reading and evaluating it took more than {seconds:g} s"
+    return "reading it stopped the process that reads answers"
+
+
+def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.0) -> Verdict:
+    """Compare a student's exact answer with the reference ``expected`` (remembered).
+
+    A text answer is compared in a bounded process (graders/sandbox/bounded.py);
+    numbers and unusable values here, where comparing them costs little."""
+    symbols = tuple(sorted((symbols or {s.name: s for s in expected.free_symbols}).items()))
+    args = (expected, value, symbols, tuple(probes), seconds)
+    key = _value_key(value)
+    found = None if key is None else _VERDICTS.get((expected, key, *args[2:]))
+    if found is not None:
+        return found
+    if isinstance(value, (SympyText, str)):
+        outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
+                              warm=_warm)
+        found = Verdict(*outcome.value) if outcome.ok else Verdict(
+            0.0, f"your answer could not be compared: {_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
+                 f"so it is left for a person to check", "undecided")
+    else:
+        found = _compare(*args)
+    if key is not None:
+        _VERDICTS.put((expected, key, *args[2:]), found, 300 + len(found.message))
+    return found
+
+
+def _value_key(value):
+    """A small key for a student's value: texts by their digest; None if it cannot be a key."""
+    if isinstance(value, SympyText):
+        return "srepr", value.cls, digest(value.text.encode("utf-8", "surrogatepass"))
+    if isinstance(value, str):
+        return "str", digest(value.encode("utf-8", "surrogatepass"))
+    try:
+        hash(value)
+    except TypeError:  # a list: not remembered
+        return None
+    return type(value).__name__, value  # typed: True and 1 are different answers
+
+
+def _compare_job(expected, value, symbols, probes, seconds):
+    return list(_compare(expected, value, symbols, probes, seconds).__dict__.values())
+
+
+def _warm():
+    """In the helper, once: read and compare a typical answer, so each job finds SymPy warm."""
+    d = sp.Symbol("d_k", positive=True, integer=True)
+    a = sp.exp(1 / sp.sqrt(2)) / (1 + sp.exp(1 / sp.sqrt(2)))
+    _vet(sp.srepr(1 / (1 + sp.exp(-1 / sp.sqrt(2)))), ())
+    _compare(a, SympyText(sp.srepr(1 / (1 + sp.exp(-1 / sp.sqrt(2)))), "Mul"), (), PROBES, 5.0)
+    _compare(d, SympyText(sp.srepr(sp.Sum(1, (sp.Symbol("i"), 1, sp.Symbol("d_k")))), "Sum"),
+             (("d_k", d),), PROBES, 5.0)
+
+
+_READ = Memo(16 << 20)  # to_expr of texts: charged ~10 bytes of objects per character of text
+_VERDICTS = Memo(8 << 20)
+
+
 def _compare(expected, value, symbols, probes, seconds) -> Verdict:
     """Compare a student's exact answer with the reference ``expected``.
 

@@ -1,6 +1,9 @@
-"""Short, readable renderings of arguments and answers for feedback."""
+"""Short, readable renderings of arguments and answers for feedback; memos bounded in bytes."""
 
 from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
 
 import numpy as np
 
@@ -8,6 +11,48 @@ from ..sandbox.wire import Rejected, SympyText
 
 
 THRESHOLD = 60  # arrays with more elements are summarised
+
+
+class Memo:
+    """A dict of remembered results that never holds more than ``budget`` bytes.
+
+    Each entry is charged the size its owner gives it; the oldest entries go
+    first when the budget is spent. Keys should be small (a digest, not the
+    data itself): a memo keyed by a 16 MB array's bytes holds the 16 MB.
+    """
+
+    def __init__(self, budget: int):
+        self.budget, self.used = budget, 0
+        self.entries: OrderedDict = OrderedDict()  # key -> (value, charge)
+
+    def get(self, key, default=None):
+        found = self.entries.get(key)
+        if found is None:
+            return default
+        self.entries.move_to_end(key)
+        return found[0]
+
+    def put(self, key, value, charge: int):
+        if charge > self.budget:
+            return value
+        old = self.entries.pop(key, None)
+        self.used += charge - (old[1] if old else 0)
+        self.entries[key] = (value, charge)
+        while self.used > self.budget:
+            _, (_, freed) = self.entries.popitem(last=False)
+            self.used -= freed
+        return value
+
+    def clear(self):
+        self.entries.clear()
+        self.used = 0
+
+    def __len__(self):
+        return len(self.entries)
+
+
+def digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _number(v, precision):
@@ -24,17 +69,19 @@ def _number(v, precision):
 def show_array(a: np.ndarray, precision=4) -> str:
     """numpy-like text for a small array, built by hand: np.array2string costs ~0.4 ms a call,
     and messages are built for every call a check makes. Checks replayed for every student
-    show the same recorded inputs again and again, so texts are remembered by content."""
-    key = (a.dtype.str, a.shape, a.tobytes(), precision)
+    show the same recorded inputs again and again, so texts of small arrays are remembered
+    by a digest of their content (a large array's summary is cheap and never remembered)."""
+    if a.size > THRESHOLD:
+        return _show_array(a, precision)
+    key = (a.dtype.str, a.shape, precision, digest(np.ascontiguousarray(a).tobytes()))
     text = _SHOWN.get(key)
     if text is None:
-        if len(_SHOWN) >= 50_000:
-            _SHOWN.clear()
-        text = _SHOWN[key] = _show_array(a, precision)
+        text = _show_array(a, precision)
+        _SHOWN.put(key, text, 200 + 8 * a.ndim + len(text))  # roughly what the entry holds
     return text
 
 
-_SHOWN: dict = {}
+_SHOWN = Memo(8 << 20)  # bytes of remembered texts, keys included
 
 
 def _show_array(a: np.ndarray, precision: int) -> str:

@@ -3,17 +3,25 @@
 Inside the sandbox (started by path with ``python -I -S``: the standard
 library and NumPy only, never the rest of this package):
 
-    factory.py     the zygote process, each student's sandbox init, and the student process
-    jail.py        namespaces, a private root, the scratch tmpfs, limits, dropped privileges
+    factory.py     the zygote process, which forks a sandbox per student
+    inside.py      a sandbox's first process, its init, and each student process
+    files.py       the student's files as the sandbox takes them: bounded, exercise files first
+    cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
+    jail.py        namespaces, a private root, the scratch tmpfs
+    confine.py     each student process: dropped privileges, limits, a seccomp filter
     worker.py      what runs beside a student's file: the framing, the encoding, the calls
 
 In the grading process, the parent's side:
 
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
     handle.py      Worker: the parent's handle on one student's sandbox
+    box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     submission.py  Submission: one student file loaded in a Worker, called with plain data
     wire.py        decoding and validating every answer before anyone looks at it
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
+    bounded.py     the grader's own code on a student's data (reading, comparing an exact
+                   answer) in a forked process that is killed at a bound
+    jobs.py        behind bounded.py: the clean helper, and the workers it forks to run jobs
 
 May import: sandbox/ only (tests/test_layout.py holds this).
 """

@@ -6,9 +6,20 @@ Raised. Each carries a message in words that speaks to the student.
 
 from __future__ import annotations
 
+from .wire import MESSAGE, NAME, WHERE, cut
+
 
 class StudentError(Exception):
     """Something about the student's code that prevents an answer; message in words."""
+
+
+def exception_info(info) -> dict:
+    """What the worker said about an exception (any JSON: its word), as short texts."""
+    info = info if isinstance(info, dict) else {}
+    mro = info.get("mro") if isinstance(info.get("mro"), list) else []
+    return {"type": cut(info.get("type"), NAME) or "Exception", "mro": [cut(n, NAME) for n in mro[:64]],
+            "message": cut(info.get("message"), MESSAGE), "where": cut(info.get("where"), WHERE),
+            "own": info.get("own") is True}  # raised by a raise statement of the student's (worker.py)
 
 
 class Raised(StudentError):
@@ -16,12 +27,10 @@ class Raised(StudentError):
     student's file, then the call, shortened."""
 
     def __init__(self, func, info, call=None):
-        self.func, self.info = func, info
-        self.type_name = str(info.get("type", "Exception"))
-        mro = info.get("mro")
-        self.mro = [str(n) for n in mro] if isinstance(mro, list) else []  # the worker's word: any JSON
-        where = f"\n  at {info['where']}" if info.get("where") else ""
-        msg = str(info.get("message", ""))
+        self.func, self.info = func, exception_info(info)
+        self.type_name, self.mro = self.info["type"], self.info["mro"]
+        where = f"\n  at {self.info['where']}" if self.info["where"] else ""
+        msg = self.info["message"]
         super().__init__(f"Your code raised {self.type_name}{': ' + msg if msg else ''}{where}\n"
                          f"  when calling {_shortened(call or f'{func}()')}")
 

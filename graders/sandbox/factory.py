@@ -1,155 +1,38 @@
 """The worker factory: the processes around a student's code that never run it.
 
-Started by zygote.py as ``python -I -S factory.py zygote CTRL_FD
-LIBDIR...``: standard library only, plus its siblings jail.py and worker.py
-loaded by path, so the grading package, the graders and the reference
-solutions are never imported here.
+Started by zygote.py as ``python -I -S -c BOOT factory.py zygote CTRL_FD
+LIBDIR...``: standard library only, plus its siblings (inside, files,
+cgroups, jail, confine, worker) loaded by path, so the grading package, the graders and the
+reference solutions are never imported here. BOOT compiles this file, and it
+compiles its siblings, under neutral names (/attn-grade/NAME.py), and the
+zygote overwrites its own command line, so neither a traceback, a module's
+``__file__``, a frame's code nor /proc tells the student where the project is.
 
-* ``zygote``: imports NumPy and SymPy once, then forks one sandbox per student;
-* ``child``: in that fork, reads the student's files, builds the sandbox
-  (jail.enter) and becomes its init (``init``), which forks a fresh process
-  per exercise file on the parent's request, after jail.reset;
-* ``student``: that process; it drops its privileges (jail.become_student)
-  and serves the parent's calls (worker.serve).
+``zygote`` imports NumPy and SymPy once, then forks one sandbox per student,
+each in a cgroup of its own where the system has them (cgroups.py); what
+happens in that fork is inside.py's.
 """
 
-import importlib.util
 import json
 import os
 import signal
 import sys
-import traceback
+from types import SimpleNamespace
 
-MAX_FILES, MAX_FILE_BYTES = 64, 1 << 20
-
-
-def read_folder(folder, scratch):
-    """The student's .py files (their folder), keyed by path relative to ``scratch``.
-
-    Read before confinement, with the grader's rights, so only regular files
-    are taken: a symbolic link (to /etc/shadow, to a solution) is skipped.
-    """
-    import stat
-
-    rel = os.path.relpath(folder, scratch)
-    files = {}
-    if os.path.islink(folder):
-        return files, rel
-    for name in sorted(os.listdir(folder))[:1000]:
-        if not name.endswith(".py") or len(files) >= MAX_FILES:
-            continue
-        try:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue
-        try:
-            if stat.S_ISREG(os.fstat(fd).st_mode):
-                files[os.path.normpath(os.path.join(rel, name))] = os.read(fd, MAX_FILE_BYTES)
-        finally:
-            os.close(fd)
-    return files, rel
+NEUTRAL = "/attn-grade"  # the folder our files seem to come from, to code in the sandbox
+TITLE = "attn-grade-sandbox"  # the command line of the zygote and of every process it forks
+SIBLINGS = ("files", "cgroups", "jail", "confine", "worker", "inside")
 
 
-def child(req, fds, jail, worker):
-    """In a fresh fork of the zygote: build the student's sandbox, then be its init. Never returns.
-
-    The init answers the parent on the control socket ``fds[0]``:
-    {"op": "fork"} with the four pipe ends of a new worker attached starts a
-    fresh process for the next exercise file (after ``jail.reset`` where the
-    sandbox has namespaces; without them a sandbox serves one process only and
-    answers {"ok": false}); {"op": "status"} answers the exit code of the last
-    one, once it has ended. The parent ending the conversation ends the sandbox.
-    """
-    code = 0
-    try:
-        jail.die_with_parent()  # a zygote that is killed takes its workers with it
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        jail.close_fds(keep={0, 1, 2, fds[0]})
-        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
-            signal.signal(sig, signal.SIG_DFL)
-        cfg = dict(req["sandbox"], libraries=[p for p in sys.path if os.path.isdir(p)])
-        files, rel = read_folder(req["folder"], cfg["scratch"])
-        box = jail.enter(cfg, files)
-        init(fds[0], cfg, files, rel, box, jail, worker)
-    except BaseException:
-        code = 70
-    finally:
-        os._exit(code)
-
-
-def init(ctrl_fd, cfg, files, rel, box, jail, worker):
-    """Serve the parent's fork and status requests until it hangs up (see ``child``)."""
-    import socket
-
-    scratch, namespaced = box[0], box[1]
-    sock = socket.socket(fileno=ctrl_fd)
-    last, started = None, 0
-    while True:
-        try:
-            msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
-        except OSError:
-            return
-        if not msg:
-            return
-        op = json.loads(msg.decode("utf-8")).get("op")
-        if op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
-            if started:
-                jail.reset(scratch, files)
-            pid = os.fork()
-            if pid == 0:
-                sock.close()
-                student(fds, cfg, rel, box, jail, worker)
-            for fd in fds:
-                os.close(fd)
-            last, started = pid, started + 1
-            sock.send(b'{"ok": true}')
-        elif op == "status" and last is not None:
-            sock.send(json.dumps({"status": _wait(last)}).encode())
-        else:
-            for fd in fds:
-                os.close(fd)
-            sock.send(b'{"ok": false}')
-
-
-def student(fds, cfg, rel, box, jail, worker):
-    """A fresh process of the sandbox for one exercise file: confine, then serve. Never returns."""
-    code = 0
-    try:
-        req_fd, res_fd, out_fd, err_fd = fds
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        jail.close_fds(keep={0, 1, 2, req_fd, res_fd})
-        _, namespaced, measures, missing = box
-        measures, missing = jail.become_student(cfg, namespaced, measures, missing)
-        # after the credentials changed (which clears it): without namespaces nothing else
-        # ends this process when the sandbox is killed
-        jail.die_with_parent()
-        # relative to the scratch folder, our working directory: its ancestors may not be
-        # searchable by the sandbox user, but the working directory itself always is
-        folder = os.path.normpath(rel)
-        sys.meta_path.append(worker.StudentFinder(folder))  # a student's file may import a sibling
-        worker.serve(folder, req_fd, res_fd, {"measures": measures, "missing": missing})
-    except BaseException:
-        traceback.print_exc()
-        code = 70
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            pass
-        os._exit(code)
-
-
-def zygote(ctrl_fd):
+def zygote(ctrl_fd, m):
     """Pre-import the heavy libraries once, then fork a student's sandbox per request.
 
     Requests arrive on a Unix socket with the sandbox's control socket attached
-    (SCM_RIGHTS): {"op": "spawn", "folder": ..., "sandbox": {...}} answers
-    {"pid": n}. Sandboxes that have ended are reaped at the next request; nobody
-    asks for their status (a worker's own status comes from its sandbox's init).
+    (SCM_RIGHTS): {"op": "spawn", "folder": ..., "first": [names], "sandbox":
+    {...}} answers {"pid": n, "cgroup": folder or null}. Sandboxes that have
+    ended are reaped (and their cgroups removed) at the next request; nobody asks
+    for their status (a worker's own status comes from its sandbox's init). When
+    the grading process hangs up or ends, every sandbox's cgroup is removed.
     """
     import socket
 
@@ -162,26 +45,52 @@ def zygote(ctrl_fd):
         except ImportError:
             pass
     _warm_up(numpy, sympy)
-    jail, worker = _sibling("jail"), _sibling("worker")
-    jail.die_with_parent()  # the grading process that started us was killed (kill -9): so are we
-    sock = socket.socket(fileno=ctrl_fd)
-    while True:
-        try:
-            msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
-        except OSError:
-            return
-        if not msg:
-            return
-        req = json.loads(msg.decode("utf-8"))
-        _reap()
-        if req["op"] == "spawn":
-            pid = os.fork()
-            if pid == 0:
-                sock.close()
-                child(req, fds, jail, worker)
-            for fd in fds:
-                os.close(fd)
-            sock.send(json.dumps({"pid": pid}).encode())
+    tree, why = m.cgroups.Tree.open()
+    # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
+    # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
+    m.confine.become_subreaper()
+    # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    m.confine.die_with_parent(signal.SIGTERM)
+    sock, boxes, made = socket.socket(fileno=ctrl_fd), {}, 0
+    try:
+        while True:
+            try:
+                msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+            except OSError:
+                return
+            if not msg:
+                return
+            req = json.loads(msg.decode("utf-8"))
+            del msg  # held a student's host path (see child)
+            for pid in _reap():
+                if tree is not None and pid in boxes:
+                    tree.release(boxes.pop(pid))
+            if req["op"] == "spawn":
+                made += 1
+                cgroup = _make_cgroup(tree, why, made, req["sandbox"])
+                pid = os.fork()
+                if pid == 0:
+                    sock.close()
+                    m.inside.child(req, fds, m, cgroup)
+                for fd in fds:
+                    os.close(fd)
+                if cgroup[0]:
+                    boxes[pid] = cgroup[0]
+                sock.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
+    finally:
+        if tree is not None:
+            tree.close(reap=_reap)
+
+
+def _make_cgroup(tree, why, n, cfg):
+    """(the cgroup folders of sandbox ``n``, what they bound), or (None, why there are none)."""
+    if tree is None:
+        return None, why
+    try:
+        return tree.sandbox(n, cfg["memory_mb"], cfg["processes"]), tree.describe(cfg["memory_mb"], cfg["processes"])
+    except OSError as exc:
+        return None, f"the sandbox's cgroup could not be made ({exc.strerror or exc})"
 
 
 def _warm_up(np, sp):
@@ -201,50 +110,48 @@ def _warm_up(np, sp):
         sp.srepr(sp.Tuple(x, sp.Integer(0), sp.Float(0.5), x.evalf(15)))
 
 
-def _wait(pid, seconds=2.0):
-    """The exit code of a child that is ending (negative: killed by that signal); None if
-    it is not our child. One still running after ``seconds`` is killed."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return None
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            deadline = float("inf")
-        else:
-            time.sleep(0.005)
-
-
 def _reap():
-    """Reap the children that have ended, without waiting."""
+    """The children that have ended, reaped without waiting."""
+    ended = []
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return ended
         if pid == 0:
-            return
+            return ended
+        ended.append(pid)
 
 
-def _sibling(name):
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location("_attn_" + name, path)
+def _sibling(folder, name):
+    """Load ``name``.py from ``folder``, compiled under a neutral file name."""
+    import importlib.util
+
+    neutral = f"{NEUTRAL}/{name}.py"
+    with open(os.path.join(folder, name + ".py"), "rb") as f:
+        code = compile(f.read(), neutral, "exec", dont_inherit=True)
+    spec = importlib.util.spec_from_loader("_attn_" + name, loader=None, origin=neutral)
     module = importlib.util.module_from_spec(spec)
+    module.__file__ = neutral
     sys.modules[spec.name] = module  # as an import would: findable, not hidden (hiding protects nothing)
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)
     return module
 
 
+def _siblings(folder):
+    return SimpleNamespace(**{name: _sibling(folder, name) for name in SIBLINGS})
+
+
 def main():
-    # python -I -S factory.py zygote CTRL_FD LIBDIR...
-    sys.path.extend(sys.argv[3:])  # the library folders (numpy, sympy); no .pth hooks run
-    zygote(int(sys.argv[2]))
+    # python -I -S -c BOOT factory.py zygote CTRL_FD LIBDIR... (or python -I -S factory.py zygote ...)
+    args = sys.argv[1:] if sys.argv[0] == "-c" else sys.argv
+    fd = int(args[2])
+    sys.path.extend(args[3:])  # the library folders (numpy, sympy); no .pth hooks run
+    m = _siblings(os.path.dirname(os.path.abspath(args[0])))
+    del args  # a frame's locals are readable from the sandbox: no host path may stay in them
+    sys.argv = sys.orig_argv = [TITLE]
+    m.confine.hide_command_line(TITLE)
+    zygote(fd, m)
 
 
 if __name__ == "__main__":

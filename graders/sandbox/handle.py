@@ -1,6 +1,6 @@
 """The parent's handle on one student's sandbox: ``Worker``.
 
-The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, factory.py);
+The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, inside.py);
 its init forks a fresh, confined process per exercise file. The parent talks
 to that process over two private pipes with the framing of worker.py, drains
 its stdout and stderr without parsing them, bounds the size and shape of every
@@ -14,13 +14,13 @@ import json
 import os
 import select
 import signal
-import socket
 import struct
 import threading
 import time
 from pathlib import Path
 
 from . import worker as protocol
+from .box import Box
 from .errors import Crashed, Timeout
 from .zygote import Jail, ZygoteError, shared
 
@@ -68,14 +68,38 @@ class Worker:
         self.jail = jail or Jail.for_folder(self.folder)
         self.zygote = zygote or shared()
         self.import_timeout = import_timeout
-        self.box = None  # (pid of the sandbox's outer process, control socket to its init)
+        self.box = None  # Box: the sandbox
         self._req = self._res = None  # pipes to the current process
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
-        self.sandbox = {}
+        self.out_of_memory = False  # the last process was killed by the sandbox's memory limit
+        self.sandbox = {}  # what the sandbox says of itself: measures, missing, taken, notes
         self.files = set()  # exercise files imported in the current process
+        self.first = []  # files the sandbox must take before any other (``want``)
+        self._wanted_anew = set()
+        self._oom_before = None
         self._next_id = 0
         self._drains = []
+
+    def want(self, name):
+        """Make sure the sandbox holds ``name`` (an exercise file) whatever else the folder holds.
+
+        Names given before the sandbox is made are taken first; one that a
+        sandbox already made left out (a folder of many files) gets a new
+        sandbox that takes it first, once."""
+        if name not in self.first:
+            self.first.append(name)
+        taken = self.sandbox.get("taken")
+        if self.box is not None and isinstance(taken, list) and name not in taken \
+                and name not in self._wanted_anew and self.sandbox.get("notes"):
+            self._wanted_anew.add(name)
+            self.kill()
+
+    @property
+    def notes(self) -> list:
+        """What the sandbox left out of the student's folder, in words."""
+        notes = self.sandbox.get("notes")
+        return [str(n)[:500] for n in notes[:10]] if isinstance(notes, list) else []
 
     @property
     def alive(self):
@@ -88,7 +112,7 @@ class Worker:
         for _ in range(2):  # a sandbox without namespaces serves one process: then a new one
             if self.box is None:
                 try:
-                    self.box = self.zygote.spawn(self.folder, self.jail)
+                    self.box = Box(*self.zygote.spawn(self.folder, self.jail, self.first))
                 except ZygoteError as exc:
                     raise Crashed(f"the grader could not start a worker: {exc}") from None
             if self._fork():
@@ -97,7 +121,7 @@ class Worker:
         else:
             raise Crashed("the grader could not start a worker: its sandbox did not answer")
         self.generation += 1
-        self.exit_code = None
+        self.exit_code, self.out_of_memory = None, False
         self.files = set()
         hello = self._receive(self.import_timeout, "starting the worker")
         if not isinstance(hello, dict) or hello.get("hello") is not True:
@@ -109,21 +133,17 @@ class Worker:
         """Ask the sandbox's init for a fresh process on four new pipes."""
         pipes = [os.pipe() for _ in range(4)]
         (req_r, req_w), (res_r, res_w), (out_r, out_w), (err_r, err_w) = pipes
-        ctrl = self.box[1]
         try:
-            socket.send_fds(ctrl, [b'{"op": "fork"}'], [req_r, res_w, out_w, err_w])
-            ctrl.settimeout(self.import_timeout)
-            reply = ctrl.recv(1 << 12)
-        except OSError:
-            reply = b""
+            started = self.box.fork([req_r, res_w, out_w, err_w], self.import_timeout)
         finally:
             for fd in (req_r, res_w, out_w, err_w):
                 os.close(fd)
-        if reply != b'{"ok": true}':
+        if not started:
             for fd in (req_w, res_r, out_r, err_r):
                 os.close(fd)
             return False
         self._req, self._res = req_w, res_r
+        self._oom_before = self.box.oom_kills()
         self._drains = [_Drain(os.fdopen(out_r, "rb", buffering=0)), _Drain(os.fdopen(err_r, "rb", buffering=0))]
         for d in self._drains:
             d.start()
@@ -150,7 +170,9 @@ class Worker:
         the sandbox; otherwise the whole sandbox ends, with everything the process started."""
         if ended and self.alive and self.box is not None:
             self._close_pipes()
-            self.exit_code = self._status()
+            self.exit_code = self.box.exit_code()
+            after = self.box.oom_kills()
+            self.out_of_memory = None not in (after, self._oom_before) and after > self._oom_before
             for d in self._drains:
                 d.join(timeout=1)
             if self.exit_code is None:
@@ -159,18 +181,6 @@ class Worker:
         self._close_pipes()
         self._end_box()
         self.exit_code = None
-
-    def _status(self):
-        """The exit code of the process that just ended, from the sandbox's init (None if unknown)."""
-        ctrl = self.box[1]
-        try:
-            ctrl.send(b'{"op": "status"}')
-            ctrl.settimeout(5.0)
-            reply = json.loads(ctrl.recv(1 << 12).decode())
-        except (OSError, ValueError):
-            return None
-        status = reply.get("status") if isinstance(reply, dict) else None
-        return status if isinstance(status, int) else None
 
     def _close_pipes(self):
         for fd in (self._req, self._res):
@@ -183,16 +193,8 @@ class Worker:
 
     def _end_box(self):
         box, self.box = self.box, None
-        if box is None:
-            return
-        pid, ctrl = box
-        ctrl.close()
-        try:
-            os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
-        except (ProcessLookupError, PermissionError):
-            pass
-        # Not waited for: the zygote reaps it later, and the next student does not wait
-        # for the namespace to be torn down.
+        if box is not None:
+            box.end()
 
     close = kill
 
@@ -219,14 +221,20 @@ class Worker:
         need, size = 4, None
         while len(buf) < need:
             left = deadline - time.monotonic()
-            ready, _, _ = select.select([self._res], [], [], max(left, 0))
+            ready, _, _ = select.select([self._res, self.box], [], [], max(left, 0))
             if not ready:
                 self.kill()
                 raise Timeout(f"timed out after {timeout:g} s while {doing} (an endless loop?)")
-            chunk = os.read(self._res, min(need - len(buf), 1 << 20))
+            if self._res in ready:
+                chunk = os.read(self._res, min(need - len(buf), 1 << 20))
+            elif self.box.has_ended():  # the init says so, though others may hold its pipes open
+                chunk = b""
+            else:
+                continue
             if not chunk:
                 self.kill(ended=True)
-                raise Crashed(f"the worker process ended while {doing}{_exit_words(self.exit_code)}")
+                raise Crashed(f"the worker process ended while {doing}"
+                              f"{_exit_words(self.exit_code, self.out_of_memory and self.jail.limits.memory_mb)}")
             buf += chunk
             if size is None and len(buf) >= 4:
                 (size,) = struct.unpack(">I", bytes(buf[:4]))
@@ -248,7 +256,9 @@ class Worker:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
-def _exit_words(code):
+def _exit_words(code, memory_mb=None):
+    if memory_mb:
+        return f" (killed by the sandbox's memory limit of {memory_mb} MB)"
     if code is None:
         return ""
     if code > 128:  # the sandbox's outer process reports a signal as 128 + its number

@@ -1,11 +1,10 @@
-"""Confine the current process before it runs a student's code (Linux).
+"""Build the sandbox around a student's processes (Linux): namespaces, a private root, the scratch.
 
-Loaded by factory.py by path; standard library only. ``enter`` is
-called once per student in a freshly forked child and builds the sandbox;
-``become_student`` is called in each process that then runs one of the
-student's files, and ``reset`` cleans the sandbox between two such processes.
-They apply what the system allows and return the measures in words, so the
-grader can say plainly what protected a run and what did not:
+Loaded by factory.py by path; standard library only. ``enter`` is called once
+per student in a freshly forked child and builds the sandbox; ``reset`` cleans
+it between two of the student's processes (each of those then confines itself
+with confine.py). They apply what the system allows and return the measures in
+words, so the grader can say plainly what protected a run and what did not:
 
 * new PID, mount, network, IPC and UTS namespaces (as root, or inside a new
   user namespace for an ordinary user): the code sees only its own processes,
@@ -13,18 +12,17 @@ grader can say plainly what protected a run and what did not:
   it started, even ones that called setsid();
 * a private root file system: an empty tmpfs holding read-only binds of /usr,
   /etc and the Python installation, a fresh /proc, four harmless devices, and
-  one writable 64 MB tmpfs at the submissions folder's path with this
-  student's files only. The project (solutions, graders), the other
-  submissions and the output folder are simply not there;
-* the unprivileged user nobody when started as root (otherwise: no
-  capabilities), no new privileges;
-* limits on CPU seconds, address space, file size, processes, core dumps.
+  one writable 64 MB tmpfs, /scratch, with this student's files only. The
+  project (solutions, graders), the other submissions and the output folder
+  are simply not there; nor are the hooks an editable install leaves in the
+  library folder (they name the project's path), which are covered by empty
+  files. The command line of every process in the sandbox is a plain title
+  (``hide_command_line``), so /proc shows no host path either.
 """
 
 import ctypes
 import ctypes.util
 import os
-import resource
 import select
 import signal
 
@@ -33,9 +31,9 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
 MNT_DETACH = 2
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
-SANDBOX_UID = 65534  # nobody
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 DEVICES = ("null", "zero", "random", "urandom")
+SCRATCH = "/scratch"  # where a student's files are, inside the sandbox
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
@@ -69,14 +67,6 @@ def enter_namespaces():
         return "user, PID, mount, network and IPC namespaces"
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
     return "PID, mount, network and IPC namespaces"
-
-
-def die_with_parent():
-    """Be sent SIGKILL when the parent ends; if it already has, end now."""
-    parent = os.getppid()
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
-    if os.getppid() != parent:
-        os._exit(128 + signal.SIGKILL)
 
 
 def fork_into_pid_namespace():
@@ -160,7 +150,7 @@ def _makedirs(path, mode=0o755):
     os.makedirs(path, mode=mode, exist_ok=True)
 
 
-def build_root(libraries, scratch, files, newroot="/tmp"):
+def build_root(libraries, files, newroot="/tmp"):
     """Replace the file system by a minimal one and enter it (see the module's docstring).
 
     Sources are opened before the new root covers ``newroot``, so a library
@@ -175,10 +165,14 @@ def build_root(libraries, scratch, files, newroot="/tmp"):
     links = {name: os.readlink("/" + name) for name in ("bin", "lib", "lib64", "sbin")
              if os.path.islink("/" + name)}
     _mount("tmpfs", newroot, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    hooks = {real: _install_hooks(real) for real in sources}
     for real, fd in sorted(sources.items()):
         _makedirs(newroot + real)
         _bind_ro(f"/proc/self/fd/{fd}", newroot + real)
         os.close(fd)
+    for real, names in hooks.items():
+        for name in names:  # bound over by an empty file, so they read as nothing
+            _mount("/dev/null", f"{newroot}{real}/{name}", None, MS_BIND)
     for name, dest in links.items():
         if not os.path.lexists(f"{newroot}/{name}"):
             os.symlink(dest, f"{newroot}/{name}")
@@ -188,14 +182,30 @@ def build_root(libraries, scratch, files, newroot="/tmp"):
         _mount(f"/dev/{dev}", f"{newroot}/dev/{dev}", None, MS_BIND)
     _makedirs(newroot + "/proc")
     _mount("proc", newroot + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    box = newroot + scratch
+    box = newroot + SCRATCH
     _makedirs(box)
     _fresh_scratch(box, files)
     _mount(None, newroot, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chdir(newroot)
     _mount(newroot, "/", None, MS_MOVE)
     _check(_libc.chroot(b"."), "chroot")
-    os.chdir(scratch)
+    os.chdir(SCRATCH)
+
+
+def _install_hooks(folder):
+    """Files of a library folder that name where things were installed from: an editable
+    install's finder and .pth file (they hold the project's path) and direct_url.json."""
+    found = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return found
+    for name in names:
+        if name.startswith("__editable__") or name.endswith(".pth"):
+            found.append(name)
+        elif name.endswith(".dist-info") and os.path.isfile(f"{folder}/{name}/direct_url.json"):
+            found.append(f"{name}/direct_url.json")
+    return [n for n in found if os.path.isfile(f"{folder}/{n}") and not os.path.islink(f"{folder}/{n}")]
 
 
 def _fresh_scratch(path, files):
@@ -216,38 +226,12 @@ def _write_files(scratch, files):
             os.chmod(os.path.join(dirpath, name), 0o666)
 
 
-def limit_resources(cpu_seconds, memory_mb, file_mb, processes, set_nproc):
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-    mem = memory_mb << 20
-    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if set_nproc:
-        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
-
-
-def drop_privileges():
-    os.setgroups([])
-    os.setgid(SANDBOX_UID)
-    os.setuid(SANDBOX_UID)
-
-
-def drop_capabilities():
-    """In a user namespace (no real root to give up): no capabilities at all."""
-    for cap in range(64):
-        _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # fails quietly past the last capability
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable, two words each: zero
-    _check(_libc.capset(header, data), "capset")
-
-
 def enter(cfg, files):
     """Build the sandbox; return (scratch, namespaced, measures, missing).
 
-    ``cfg``: scratch (absolute, real path of the submissions folder; in the
-    sandbox it holds only ``files``, path relative to it -> bytes), libraries
-    (folders Python needs, bound read-only), cpu, memory_mb, file_mb,
-    processes. Called in a forked child; where namespaces work it forks once
+    ``cfg``: libraries (folders Python needs, bound read-only); ``files``: the
+    student's files, by path relative to the scratch folder (SCRATCH in the
+    sandbox). Called in a forked child; where namespaces work it forks once
     more and only the new PID 1 of the namespace returns: the sandbox's init,
     which keeps its root credentials and parent-death signal and never runs
     student code. The kernel clears a process's parent-death signal when its
@@ -269,35 +253,14 @@ def enter(cfg, files):
         namespaced = False
     else:
         fork_into_pid_namespace()
-        scratch = cfg["scratch"]
-        build_root(cfg["libraries"], scratch, files)
+        scratch = SCRATCH
+        build_root(cfg["libraries"], files)
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         measures.append("a private read-only file system holding only system libraries, Python and a "
                         "writable scratch folder with this student's files")
         namespaced = True
     os.environ["TMPDIR"] = scratch
     return scratch, namespaced, measures, missing
-
-
-def become_student(cfg, namespaced, measures, missing):
-    """In the process that will run a student's file: drop privileges, set limits.
-    Returns the measures and what is missing, in words."""
-    measures, missing = list(measures), list(missing)
-    real_root = os.getuid() == 0
-    if real_root:
-        drop_privileges()
-        measures.append("the unprivileged user nobody")
-    elif namespaced:
-        drop_capabilities()
-        measures.append("no capabilities")
-        missing.append("not started as root: no separate user (the user namespace stands in)")
-    else:
-        missing.append("not started as root: the code runs as the grading user")
-    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
-    limit_resources(cfg["cpu"], cfg["memory_mb"], cfg["file_mb"], cfg["processes"], set_nproc=real_root)
-    measures.append(f"limits of {cfg['cpu']} s CPU, {cfg['memory_mb']} MB memory, {cfg['file_mb']} MB "
-                    f"per file" + (f", {cfg['processes']} processes" if real_root else ""))
-    return measures, missing
 
 
 def _fallback_scratch(files):

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import wire
-from .errors import Crashed, Missing, Raised, StudentError, Timeout
+from .errors import Crashed, Missing, Raised, StudentError, Timeout, exception_info
 from .handle import Worker
+from .wire import MESSAGE, NAME, cut
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Submission:
         self.describe = describe  # how a call is written in messages (see ``interpret``)
         self.own_worker = worker is None
         self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
+        self.worker.want(self.path.name)
         self.call_timeout, self.import_timeout = call_timeout, import_timeout
         self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
         self.broken = {}  # function -> the error it ended with (a hang, or the worker ending): not called again
@@ -65,17 +67,18 @@ class Submission:
             # and iterating over that ended the whole batch
             self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
         elif answer["ready"]:
-            names = [n for n in answer.get("functions", []) if isinstance(n, str)]
+            names = [n for n in answer.get("functions", [])[:10_000] if isinstance(n, str) and len(n) <= NAME]
             self.outcome = Outcome(True, functions=names, **self._box())
         else:
-            info = answer.get("error") if isinstance(answer.get("error"), dict) else {}
-            self.outcome = Outcome(False, _import_message(self.path.name, info), **self._box())
+            message = _import_message(self.path.name, answer.get("error"))
+            notes = self.worker.notes  # a module it imports, or the file itself, may have been left out
+            self.outcome = Outcome(False, message + "".join(f" (note: {n})" for n in notes), **self._box())
         return self.outcome
 
     def _box(self):
         box = self.worker.sandbox
-        return {"measures": [str(m) for m in box.get("measures", [])],
-                "missing": [str(m) for m in box.get("missing", [])]}
+        return {key: [cut(m, MESSAGE) for m in box.get(key, [])[:20]] if isinstance(box.get(key), list) else []
+                for key in ("measures", "missing")}
 
     def _load(self):
         if self.worker.alive and self.worker.files - {self.path.name}:
@@ -171,8 +174,7 @@ def interpret(filename, func, args, kwargs, msg, describe=None):
     if msg.get("missing"):
         raise Missing(f"{func} is not defined in {filename} (or is not a function)")
     if not msg.get("ok"):
-        info = msg.get("error") if isinstance(msg.get("error"), dict) else {}
-        raise Raised(func, info, (describe or plain_call)(func, *args, **kwargs))
+        raise Raised(func, msg.get("error"), (describe or plain_call)(func, *args, **kwargs))
     try:
         value = wire.decode(msg.get("value"))
     except wire.ProtocolError as exc:
@@ -180,7 +182,7 @@ def interpret(filename, func, args, kwargs, msg, describe=None):
     mutated = msg.get("mutated", [])
     if not isinstance(mutated, list):
         raise Crashed(f"{func}(): the worker's answer was malformed")
-    changed = [i for i in mutated if isinstance(i, (int, str))]
+    changed = [i for i in mutated[:64] if isinstance(i, int) or (isinstance(i, str) and len(i) <= NAME)]
     return value, changed
 
 
@@ -197,9 +199,9 @@ def request(func, args, kwargs) -> dict:
 
 
 def _import_message(filename, info):
-    kind = str(info.get("type", "Exception"))
-    msg = str(info.get("message", ""))
-    where = f" at {info['where']}" if info.get("where") else ""
+    info = exception_info(info)
+    kind, msg = info["type"], info["message"]
+    where = f" at {info['where']}" if info["where"] else ""
     if kind == "SyntaxError" and "codec can't decode" in msg:  # how compile() reports bytes that are not UTF-8
         return f"{filename} is not valid UTF-8 text{where}: {msg}; save it as UTF-8"
     if kind == "SyntaxError":

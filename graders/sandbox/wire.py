@@ -18,6 +18,20 @@ from dataclasses import dataclass
 import numpy as np
 
 MAX_ELEMENTS = 2_000_000
+MAX_STR = 20_000  # characters of one string in an answer (the worker's own bound)
+MAX_TEXT = 1_000_000  # characters of all the strings of one answer
+MESSAGE = 2_000  # characters kept of a worker's message (an exception's text)
+NAME = 200  # characters kept of a name (a type, a class, a function)
+WHERE = 500  # characters kept of a source line
+
+
+def cut(value, limit: int) -> str:
+    """A text from the worker, at most ``limit`` characters and a note; anything else becomes ""."""
+    if not isinstance(value, str):
+        return ""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... ({len(value) - limit} more characters)"
 
 
 @dataclass(frozen=True)
@@ -70,42 +84,53 @@ class Rng:
         return f"np.random.default_rng({self.seed})"
 
 
-def decode(x, depth=0):
+def decode(x):
     """Worker -> parent: validate shape and type of everything."""
+    return _decode(x, 0, [MAX_TEXT])
+
+
+def _decode(x, depth, text_left):
     if depth > 25:
         raise ProtocolError("answer nested too deeply")
-    if x is None or isinstance(x, (bool, int, float, str)):
+    if isinstance(x, str):
+        text_left[0] -= len(x)
+        if text_left[0] < 0:
+            raise ProtocolError(f"the answer holds more than {MAX_TEXT} characters of text")
+        return x if len(x) <= MAX_STR else Rejected(f"a string of {len(x)} characters")
+    if x is None or isinstance(x, (bool, int, float)):
         return x
     if isinstance(x, list):
-        return [decode(v, depth + 1) for v in x]
+        return [_decode(v, depth + 1, text_left) for v in x]
     if not isinstance(x, dict) or len(x) == 0:
         raise ProtocolError(f"unexpected value {type(x).__name__}")
     if "__tuple__" in x:
         items = x["__tuple__"]
         if not isinstance(items, list):
             raise ProtocolError("bad tuple")
-        return tuple(decode(v, depth + 1) for v in items)
+        return tuple(_decode(v, depth + 1, text_left) for v in items)
     if "__nd__" in x:
         return _decode_array(x["__nd__"])
     if "__sympy__" in x:
         text, cls = x["__sympy__"], x.get("class", "")
         if not isinstance(text, str) or not isinstance(cls, str):
             raise ProtocolError("bad SymPy value")
-        return SympyText(text, cls)
+        if len(text) > MAX_STR:
+            return Rejected(f"a SymPy expression of {len(text)} characters")
+        return SympyText(text, cut(cls, NAME))
     if "__float__" in x:
         text = x["__float__"]
         if text not in ("nan", "inf", "-inf"):
             raise ProtocolError("bad float")
         return float(text)
     if "__other__" in x:
-        return Rejected(f"a value of type {str(x['__other__'])[:200]}")
+        return Rejected(f"a value of type {cut(x['__other__'], NAME)}")
     raise ProtocolError("unknown tagged value")
 
 
 def _decode_array(meta):
     if not isinstance(meta, dict):
         raise ProtocolError("bad array")
-    cls, kind, dtype = str(meta.get("class", "")), str(meta.get("kind", "")), str(meta.get("dtype", ""))
+    cls, kind, dtype = (cut(meta.get(k, ""), NAME) for k in ("class", "kind", "dtype"))
     shape = meta.get("shape")
     if not isinstance(shape, list) or not all(isinstance(n, int) and 0 <= n for n in shape) or len(shape) > 32:
         raise ProtocolError("bad array shape")

@@ -22,6 +22,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 FACTORY = Path(__file__).with_name("factory.py")
+# factory.py compiled under a neutral name, so that no frame or file name in the sandbox is a host path
+BOOT = ("import sys; exec(compile(open(sys.argv[1], 'rb').read(), '/attn-grade/factory.py', 'exec', "
+        "dont_inherit=True), {'__name__': '__main__'})")
+# The interpreter itself, not a virtual environment's (whose path and sys.prefix would name the project).
+PYTHON = getattr(sys, "_base_executable", None) or sys.executable
 # The zygote starts with -S (no site processing, so no .pth hooks such as the
 # editable install's finder that would make this package importable) and gets
 # only the library folders, for numpy and sympy.
@@ -30,12 +35,12 @@ SITE_DIRS = tuple(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "p
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-worker limits. Wall time is the caller's call timeout."""
+    """Limits of a sandbox and of each of its processes. Wall time is the caller's call timeout."""
 
-    cpu: int = 60  # seconds of CPU for the worker's whole life
-    memory_mb: int = 1024  # address space
+    cpu: int = 60  # seconds of CPU for a worker's whole life
+    memory_mb: int = 1024  # address space of each process, and (with a cgroup) the whole sandbox's memory
     file_mb: int = 16  # largest file it may write (its scratch is a 64 MB tmpfs)
-    processes: int = 64  # for the sandbox user (as root)
+    processes: int = 16  # in the whole sandbox, threads included (with a cgroup; else per user, as root)
 
 
 @dataclass(frozen=True)
@@ -71,14 +76,15 @@ class Zygote:
 
     def _start(self, sympy=True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0",
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONHASHSEED": "0",
                "ATTN_ZYGOTE_SYMPY": "1" if sympy else "0",
                "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
         for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
             if key in os.environ:
                 env[key] = os.environ[key]
-        cmd = [sys.executable, "-I", "-S", str(FACTORY), "zygote", str(theirs.fileno()), *SITE_DIRS]
+        python = PYTHON if os.path.exists(PYTHON) else sys.executable
+        cmd = [python, "-I", "-S", "-c", BOOT, str(FACTORY), "zygote", str(theirs.fileno()), *SITE_DIRS]
         self.proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), env=env, cwd="/",
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
@@ -104,30 +110,36 @@ class Zygote:
             raise ZygoteError("the worker factory ended unexpectedly")
         return json.loads(reply.decode())
 
-    def spawn(self, folder, jail: Jail):
-        """Fork a sandbox for a student's ``folder``; return (pid, control socket).
+    def spawn(self, folder, jail: Jail, first=()):
+        """Fork a sandbox for a student's ``folder``; return (pid, control socket, cgroup folder).
 
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
-        (factory.py, ``child``)."""
+        (inside.py, ``child``); ``first`` names the files the sandbox takes before
+        any other (files.py); the cgroup folder (or None) is where its memory is counted."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
-                reply = self._ask({"op": "spawn", "folder": str(folder), "sandbox": jail.config()},
-                                  (theirs.fileno(),))
+                reply = self._ask({"op": "spawn", "folder": str(folder), "first": list(first),
+                                   "sandbox": jail.config()}, (theirs.fileno(),))
             except BaseException:
                 ours.close()
                 raise
             finally:
                 theirs.close()
-            return int(reply["pid"]), ours
+            return int(reply["pid"]), ours, reply.get("cgroup")
 
-    def close(self):
+    def close(self, seconds=3.0):
+        """Hang up, so the zygote removes its sandboxes' cgroups and ends; kill it after ``seconds``."""
         proc, self.proc = self.proc, None
         if self.sock is not None:
             self.sock.close()
             self.sock = None
         if proc is not None and proc.poll() is None:
+            try:
+                proc.wait(timeout=seconds)
+            except subprocess.TimeoutExpired:
+                pass
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):

@@ -1,0 +1,101 @@
+"""The parent's end of one student's sandbox: ``Box``.
+
+The zygote forks the sandbox and hands over a control socket to its init
+(inside.py, ``init``). On it the parent asks for a fresh process per
+exercise file (``fork``), and the init tells, unasked, when that process has
+ended and how ({"ended": exit code, "pid": n}): a process killed by the memory
+limit while children it left hold its pipes open is noticed at once, not at
+the call's timeout. ``end`` kills the sandbox's outer process, which ends the
+sandbox and everything in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+
+from . import cgroups
+
+
+class Box:
+    def __init__(self, pid: int, sock: socket.socket, cgroup: str | None):
+        self.pid, self.sock, self.cgroup = pid, sock, cgroup
+        self.worker = None  # pid of the current process
+        self.done, self.code = False, None  # whether the init told it ended, and its exit code
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def fork(self, fds, timeout) -> bool:
+        """Ask for a fresh process on the pipe ends ``fds``; True if the init started one."""
+        try:
+            socket.send_fds(self.sock, [b'{"op": "fork"}'], list(fds))
+            reply = self._next(timeout, "ok")
+        except OSError:
+            return False
+        if not isinstance(reply, dict) or reply.get("ok") is not True or not isinstance(reply.get("pid"), int):
+            return False
+        self.worker, self.done, self.code = reply["pid"], False, None
+        return True
+
+    def has_ended(self) -> bool:
+        """Whether the init has said the current process ended (reading what it sent, not waiting)."""
+        while not self.done and select.select([self.sock], [], [], 0)[0]:
+            try:
+                raw = self.sock.recv(1 << 12)
+            except OSError:
+                raw = b""
+            if not raw:  # the init is gone, and with it the whole sandbox
+                self.done, self.code = True, None
+                break
+            self._take(raw)
+        return self.done
+
+    def exit_code(self, timeout=5.0):
+        """The current process's exit code (negative: killed by that signal), asking the init
+        (which kills it after 2 s if it has only hung up); None if it cannot tell."""
+        if not self.done:
+            try:
+                self.sock.send(b'{"op": "status"}')
+                self._next(timeout, "ended")
+            except OSError:
+                return None
+        return self.code
+
+    def oom_kills(self):
+        return cgroups.oom_kills([self.cgroup]) if self.cgroup else None
+
+    def end(self):
+        self.sock.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
+        except (ProcessLookupError, PermissionError):
+            pass
+        # Not waited for: the zygote reaps it later, and the next student does not wait
+        # for the namespace to be torn down.
+
+    def _next(self, timeout, key):
+        """The next message holding ``key``; "ended" messages on the way are taken note of."""
+        self.sock.settimeout(timeout)
+        try:
+            while True:
+                raw = self.sock.recv(1 << 12)
+                if not raw:
+                    raise OSError("the sandbox's init hung up")
+                msg = self._take(raw)
+                if isinstance(msg, dict) and key in msg:
+                    return msg
+        finally:
+            self.sock.settimeout(None)
+
+    def _take(self, raw):
+        try:
+            msg = json.loads(raw.decode())
+        except ValueError:
+            return None
+        if isinstance(msg, dict) and "ended" in msg and msg.get("pid") == self.worker:
+            self.done, self.code = True, msg["ended"] if isinstance(msg["ended"], int) else None
+        return msg

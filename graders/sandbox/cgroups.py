@@ -1,0 +1,208 @@
+"""A control group per sandbox: its memory and its number of processes, bounded as a whole.
+
+Loaded by factory.py by path; standard library only. The address-space limit
+(RLIMIT_AS) is per process and does not count shared memory, so a student
+could hold memory in a memfd, in many processes, or in files of a tmpfs; a
+cgroup counts all of it (page cache, tmpfs and shared memory included) for
+every process of the sandbox together, and bounds how many there are.
+
+cgroup v2 (memory.max, memory.swap.max, pids.max) where the zygote's cgroup
+hands the memory and pids controllers to its children; else cgroup v1 (this
+project's machines: memory.limit_in_bytes, memory.memsw.limit_in_bytes,
+pids.max in the memory and pids hierarchies). The zygote makes one folder of
+its own beside itself (``Tree``), named after its pid and start time, and one
+cgroup in it per sandbox; it empties and removes each when the sandbox has
+ended, all of them when it ends, and those of zygotes that died without
+cleaning up when it starts.
+"""
+
+import os
+import signal
+import time
+
+PREFIX = "attn-grade-"
+
+
+def _read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def _write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def _mounts():
+    """{controller or "cgroup2": mount point} from /proc/self/mountinfo."""
+    found = {}
+    for line in _read("/proc/self/mountinfo").splitlines():
+        left, _, right = line.partition(" - ")
+        fstype, _, options = (right.split() + ["", "", ""])[:3]
+        point = left.split()[4]
+        if fstype == "cgroup2":
+            found.setdefault("cgroup2", point)
+        elif fstype == "cgroup":
+            for opt in options.split(","):
+                found.setdefault(opt, point)
+    return found
+
+
+def _own_paths():
+    """{controller (or "" for v2): this process's cgroup path} from /proc/self/cgroup."""
+    found = {}
+    for line in _read("/proc/self/cgroup").splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(",") if controllers else [""]:
+            found[c] = path
+    return found
+
+
+def _start_time(pid):
+    stat = _read(f"/proc/{pid}/stat")
+    return stat[stat.rfind(")") + 2:].split()[19]
+
+
+class Tree:
+    """The zygote's folder of sandbox cgroups (v1: one folder per controller)."""
+
+    def __init__(self, version, bases):
+        self.version, self.bases, self.pending = version, bases, []
+
+    @classmethod
+    def open(cls):
+        """The zygote's tree, or (None, why not) where no cgroup can bound a sandbox."""
+        mounts, own = _mounts(), _own_paths()
+        name = f"{PREFIX}{os.getpid()}-{_start_time(os.getpid())}"
+        if "memory" in mounts and "pids" in mounts and "memory" in own and "pids" in own:
+            version, parents = 1, [os.path.join(mounts[c], own[c].lstrip("/")) for c in ("memory", "pids")]
+        elif "cgroup2" in mounts and "" in own:
+            version, parents = 2, [os.path.join(mounts["cgroup2"], own[""].lstrip("/"))]
+        else:
+            return None, "the system has no memory and pids cgroup controllers"
+        try:
+            if version == 2:
+                _delegate(parents[0])
+            for parent in parents:
+                _sweep(parent)
+            bases = [os.path.join(p, name) for p in parents]
+            for base in bases:
+                os.mkdir(base)
+            if version == 2:
+                _delegate(bases[0])
+        except OSError as exc:
+            return None, f"no cgroup could be made ({exc.strerror or exc})"
+        return cls(version, bases), ""
+
+    def sandbox(self, n, memory_mb, processes):
+        """Make the cgroup of sandbox ``n``: its folders (one per hierarchy), limits set."""
+        dirs = [os.path.join(base, f"sandbox-{n}") for base in self.bases]
+        for d in dirs:
+            os.mkdir(d)
+        mem, pids = (dirs[0], dirs[0]) if self.version == 2 else dirs
+        if self.version == 2:
+            _write(f"{mem}/memory.max", str(memory_mb << 20))
+            if os.path.exists(f"{mem}/memory.swap.max"):
+                _write(f"{mem}/memory.swap.max", "0")
+        else:
+            _write(f"{mem}/memory.limit_in_bytes", str(memory_mb << 20))
+            if os.path.exists(f"{mem}/memory.memsw.limit_in_bytes"):  # with swap: no more than that either
+                _write(f"{mem}/memory.memsw.limit_in_bytes", str(memory_mb << 20))
+        _write(f"{pids}/pids.max", str(processes))
+        return dirs
+
+    def describe(self, memory_mb, processes):
+        return (f"a cgroup (v{self.version}) bounding the whole sandbox to {memory_mb} MB of memory "
+                f"(tmpfs and shared memory included) and {processes} processes")
+
+    def release(self, dirs):
+        """Empty and remove a sandbox's cgroup, now or (if it is not empty yet) later."""
+        self.pending.append(dirs)
+        self.pending = [d for d in self.pending if not _remove(d)]
+
+    def close(self, reap=lambda: None, seconds=5.0):
+        """Remove every sandbox cgroup and the tree itself, killing what is left in them;
+        ``reap`` reaps the zygote's children that have ended (the sandboxes' outer processes)."""
+        deadline = time.monotonic() + seconds
+        for base in self.bases:
+            try:
+                self.pending += [[os.path.join(base, d)] for d in os.listdir(base) if d.startswith("sandbox-")]
+            except OSError:
+                pass
+        while self.pending and time.monotonic() < deadline:
+            reap()
+            self.pending = [d for d in self.pending if not _remove(d)]
+            if self.pending:
+                time.sleep(0.02)
+        for base in self.bases:
+            try:
+                os.rmdir(base)
+            except OSError:
+                pass
+
+
+def join(dirs):
+    """Move this process (and so all it will start) into the sandbox's cgroup."""
+    for d in dirs:
+        _write(f"{d}/cgroup.procs", str(os.getpid()))
+
+
+def oom_kills(dirs):
+    """How many processes the memory limit has killed in this cgroup (None if unknown)."""
+    for name, key in (("memory.events", "oom_kill"), ("memory.oom_control", "oom_kill")):
+        try:
+            for line in _read(f"{dirs[0]}/{name}").splitlines():
+                if line.startswith(key + " "):
+                    return int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _remove(dirs) -> bool:
+    """Kill what is left in the cgroup and remove its folders; True when they are gone."""
+    gone = True
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        try:
+            for pid in _read(f"{d}/cgroup.procs").split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except OSError:
+                    pass
+            os.rmdir(d)
+        except OSError:
+            gone = False
+    return gone
+
+
+def _delegate(path):
+    """cgroup v2: let the children of ``path`` have the memory and pids controllers."""
+    wanted = {"memory", "pids"}
+    if wanted <= set(_read(f"{path}/cgroup.subtree_control").split()):
+        return
+    if not wanted <= set(_read(f"{path}/cgroup.controllers").split()):
+        raise OSError(0, "the memory and pids controllers are not available")
+    _write(f"{path}/cgroup.subtree_control", "+memory +pids")
+
+
+def _sweep(parent):
+    """Remove the trees of zygotes that have ended without removing theirs."""
+    for name in os.listdir(parent):
+        if not name.startswith(PREFIX):
+            continue
+        pid, _, started = name[len(PREFIX):].partition("-")
+        try:
+            if _start_time(int(pid)) == started:
+                continue  # its zygote is alive
+        except (OSError, ValueError):
+            pass
+        base = os.path.join(parent, name)
+        for sub in os.listdir(base):
+            if sub.startswith("sandbox-"):
+                _remove([os.path.join(base, sub)])
+        try:
+            os.rmdir(base)
+        except OSError:
+            pass

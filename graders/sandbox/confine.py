@@ -1,0 +1,207 @@
+"""Confine the one process that will run a student's file: user, privileges, limits, system calls.
+
+Loaded by factory.py by path; standard library only. ``become_student`` is
+called in each process that runs one of the student's files, after
+jail.enter built the sandbox around it. It applies what the system allows
+and returns the measures in words, so the grader can say plainly what
+protected a run and what did not:
+
+* the unprivileged user nobody when started as root (otherwise: no
+  capabilities), no new privileges;
+* limits on CPU seconds, address space, file size, open files, core dumps,
+  and (as root, where no cgroup counts them per sandbox) processes;
+* a seccomp filter, through libseccomp: no new namespaces of any kind (so no
+  nested user, mount, PID or network namespace, and no mounting a fresh
+  tmpfs), no mounts at all, no memfd_create (memory no limit would count
+  where there is no cgroup), no kernel keyrings (shared by every sandbox's
+  user nobody), and no bpf, perf_event_open, userfaultfd or io_uring, which
+  no answer needs. Student code never needs any of them.
+"""
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import resource
+import signal
+
+SANDBOX_UID = 65534  # nobody
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 24, 36, 38
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+NAMESPACE_FLAGS = (CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID,
+                   CLONE_NEWNET)
+DENIED = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
+          "fsconfig", "fsmount", "fspick", "mount_setattr", "memfd_create", "memfd_secret", "keyctl", "add_key",
+          "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
+          "io_uring_register")
+NOFILE = 256  # open files; 64 where no cgroup bounds the sandbox
+NPROC_WITHOUT_CGROUP = 16
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def _load_libseccomp():
+    """libseccomp, opened now: in the zygote, before any sandbox hides the host's files."""
+    for name in (ctypes.util.find_library("seccomp"), "libseccomp.so.2"):
+        if name:
+            try:
+                lib = ctypes.CDLL(name, use_errno=True)
+            except OSError:
+                continue
+            lib.seccomp_init.restype = ctypes.c_void_p
+            lib.seccomp_init.argtypes = [ctypes.c_uint32]
+            lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+            lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
+                                                   ctypes.c_void_p]
+            lib.seccomp_load.argtypes = [ctypes.c_void_p]
+            lib.seccomp_release.argtypes = [ctypes.c_void_p]
+            return lib
+    return None
+
+
+_seccomp = _load_libseccomp()
+
+
+class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
+    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
+                ("datum_b", ctypes.c_uint64)]
+
+
+SCMP_ACT_ALLOW, SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
+
+
+def _errno_action(err):
+    return 0x00050000 | (err & 0xFFFF)  # SCMP_ACT_ERRNO
+
+
+def _check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def deny_system_calls():
+    """Load the seccomp filter of the module's docstring; raise OSError if it cannot be had."""
+    if _seccomp is None:
+        raise OSError(errno.ENOSYS, "libseccomp is not installed")
+    ctx = _seccomp.seccomp_init(SCMP_ACT_ALLOW)
+    if not ctx:
+        raise OSError(errno.ENOMEM, "seccomp_init failed")
+    try:
+        def rule(name, action, cmps=()):
+            nr = _seccomp.seccomp_syscall_resolve_name(name.encode())
+            if nr < 0:  # not on this architecture or too new for this libseccomp
+                return
+            array = (_ArgCmp * len(cmps))(*cmps) if cmps else None
+            result = _seccomp.seccomp_rule_add_array(ctx, action, nr, len(cmps), array)
+            if result != 0:
+                raise OSError(-result, f"seccomp rule for {name}: {os.strerror(-result)}")
+
+        for name in DENIED:
+            rule(name, _errno_action(errno.EPERM))
+        for flag in NAMESPACE_FLAGS:  # clone(2) with any of them; its flags are its first argument
+            rule("clone", _errno_action(errno.EPERM), [_ArgCmp(0, SCMP_CMP_MASKED_EQ, flag, flag)])
+        # clone3 passes its flags in memory, out of a filter's sight: "not implemented" makes
+        # the C library fall back to clone, which the rules above see
+        rule("clone3", _errno_action(errno.ENOSYS))
+        result = _seccomp.seccomp_load(ctx)
+        if result != 0:
+            raise OSError(-result, f"seccomp_load: {os.strerror(-result)}")
+    finally:
+        _seccomp.seccomp_release(ctx)
+
+
+def die_with_parent(sig=signal.SIGKILL):
+    """Be sent ``sig`` when the parent ends; if it already has, end now."""
+    parent = os.getppid()
+    _check(_libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0), "prctl")
+    if os.getppid() != parent:
+        os._exit(128 + sig)
+
+
+def hide_command_line(title):
+    """Overwrite this process's command line (what /proc/PID/cmdline shows, for it and for
+    every process it forks) with ``title``: it held the host paths of factory.py and the
+    library folders. The bytes are written in place, between the kernel's arg_start and arg_end."""
+    stat = open("/proc/self/stat").read()
+    fields = stat[stat.rfind(")") + 2:].split()
+    start, end = int(fields[45]), int(fields[46])  # fields 48 and 49 of proc(5)
+    text = title.encode()[: max(end - start - 1, 0)]
+    ctypes.memset(start, 0, end - start)
+    ctypes.memmove(start, text, len(text))
+
+
+def become_subreaper():
+    """Have orphaned descendants reparented to this process (which reaps them), not to init."""
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def protect_from_oom_killer(protect=True):
+    """The sandbox's outer process and init are never the ones its memory limit kills
+    (student processes set theirs back); without the privilege for it, nothing changes."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("-1000" if protect else "0")
+    except OSError:
+        pass
+
+
+def limit_resources(cpu_seconds, memory_mb, file_mb, nproc=None, nofile=NOFILE):
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    mem = memory_mb << 20
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+    if nproc is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def drop_privileges():
+    os.setgroups([])
+    os.setgid(SANDBOX_UID)
+    os.setuid(SANDBOX_UID)
+
+
+def drop_capabilities():
+    """In a user namespace (no real root to give up): no capabilities at all."""
+    for cap in range(64):
+        _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # fails quietly past the last capability
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable, two words each: zero
+    _check(_libc.capset(header, data), "capset")
+
+
+def become_student(cfg, namespaced, measures, missing):
+    """In the process that will run a student's file: drop privileges, set limits, filter
+    system calls. ``cfg["cgroup"]`` says whether a cgroup bounds the sandbox as a whole.
+    Returns the measures and what is missing, in words."""
+    measures, missing = list(measures), list(missing)
+    real_root = os.getuid() == 0
+    protect_from_oom_killer(False)  # the init's protection is not for student code
+    if real_root:
+        drop_privileges()
+        measures.append("the unprivileged user nobody")
+    elif namespaced:
+        drop_capabilities()
+        measures.append("no capabilities")
+        missing.append("not started as root: no separate user (the user namespace stands in)")
+    else:
+        missing.append("not started as root: the code runs as the grading user")
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+    grouped = bool(cfg.get("cgroup"))
+    nproc = (cfg["processes"] if grouped else NPROC_WITHOUT_CGROUP) if real_root else None
+    # with a cgroup, RLIMIT_NPROC (counted for the user nobody across every sandbox) is only a backstop
+    nproc = max(nproc, 64) if nproc is not None and grouped else nproc
+    limit_resources(cfg["cpu"], cfg["memory_mb"], cfg["file_mb"], nproc, NOFILE if grouped else 64)
+    measures.append(f"limits of {cfg['cpu']} s CPU, {cfg['memory_mb']} MB memory, {cfg['file_mb']} MB "
+                    f"per file, {NOFILE if grouped else 64} open files"
+                    + (f", {nproc} processes" if nproc is not None and not grouped else ""))
+    try:
+        deny_system_calls()
+        measures.append("a seccomp filter: no new namespaces or mounts, no memfd_create, no kernel keyrings")
+    except OSError as exc:
+        missing.append(f"no seccomp filter ({exc.strerror or exc}): the code may create namespaces of its "
+                       f"own, mount a tmpfs inside them, and hold memory in a memfd")
+    return measures, missing

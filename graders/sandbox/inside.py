@@ -1,0 +1,174 @@
+"""Inside one student's sandbox: its first process, its init, and each student process.
+
+Loaded by factory.py by path; standard library only. The zygote forks
+``child`` for a student:
+
+* ``child`` joins the sandbox's cgroup, reads the student's files (files.py),
+  builds the sandbox (jail.enter) and becomes its init (``init``), which forks
+  a fresh process per exercise file on the parent's request, after jail.reset,
+  and tells the parent when each has ended;
+* ``student`` is that process; it confines itself (confine.become_student)
+  and serves the parent's calls (worker.serve).
+
+``m`` is the namespace of the sibling modules factory.py loaded.
+"""
+
+import json
+import os
+import signal
+import sys
+import traceback
+
+
+def child(req, fds, m, cgroup):
+    """In a fresh fork of the zygote: build the student's sandbox, then be its init. Never returns.
+
+    The init answers the parent on the control socket ``fds[0]``:
+    {"op": "fork"} with the four pipe ends of a new worker attached starts a
+    fresh process for the next exercise file (after ``jail.reset`` where the
+    sandbox has namespaces; without them a sandbox serves one process only and
+    answers {"ok": false}); {"op": "status"} answers the exit code of the last
+    one, once it has ended. The parent ending the conversation ends the sandbox.
+    """
+    code = 0
+    try:
+        m.confine.die_with_parent()  # a zygote that is killed takes its workers with it
+        measures, missing = _join(m, cgroup)  # first: all that follows counts
+        m.confine.protect_from_oom_killer()  # this process and the init; student processes undo it
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        m.jail.close_fds(keep={0, 1, 2, fds[0]})
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)
+        cfg = dict(req.pop("sandbox"), libraries=[p for p in sys.path if os.path.isdir(p)], cgroup=bool(measures))
+        # taken out of the request: student code can read the variables of the frames that call it
+        files, rel, notes = m.files.read_folder(req.pop("folder"), cfg.pop("scratch"), req.pop("first", ()))
+        box = list(m.jail.enter(cfg, files))
+        del cfg["libraries"]  # bound where they were; their paths need not stay in a frame
+        box[2], box[3] = measures + box[2], missing + box[3]
+        init(fds[0], cfg, files, rel, notes, box, m)
+    except BaseException:
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def _join(m, cgroup):
+    """Join this sandbox's cgroup; (measures, missing) in words. ``cgroup``: (folders or None,
+    what bounds the sandbox, or why nothing does)."""
+    dirs, words = cgroup
+    if dirs:
+        try:
+            m.cgroups.join(dirs)
+            return [words], []
+        except OSError as exc:
+            words = f"the sandbox could not join its cgroup ({exc.strerror or exc})"
+    return [], [f"no cgroup: {words}; memory is bounded per process only (which does not count shared "
+                f"memory) and processes by the sandbox user's limit"]
+
+
+def init(ctrl_fd, cfg, files, rel, notes, box, m):
+    """Serve the parent's fork and status requests until it hangs up (see ``child``).
+
+    {"op": "fork"} answers {"ok": true, "pid": n} (or {"ok": false}). When that
+    process ends the init says so unasked, {"ended": exit code, "pid": n}; asked
+    ({"op": "status"}) it says so too, killing a process that has only hung up."""
+    import select
+    import socket
+
+    scratch, namespaced = box[0], box[1]
+    sock = socket.socket(fileno=ctrl_fd)
+    current, started = None, 0  # (pid, pidfd) of the process serving now
+    taken = sorted({os.path.basename(p) for p in files})
+    while True:
+        ready, _, _ = select.select([sock, *(current[1:] if current else ())], [], [])
+        if sock not in ready:  # the process ended
+            current = _report_end(sock, current)
+            continue
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
+        except OSError:
+            return
+        if not msg:
+            return
+        op = json.loads(msg.decode("utf-8")).get("op")
+        if op == "status":
+            if current:
+                current = _report_end(sock, current)
+        elif op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
+            if current:
+                os.kill(current[0], signal.SIGKILL)  # the next file's process: the last one is done
+                current = _report_end(sock, current)
+            if started:
+                m.jail.reset(scratch, files)
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                student(fds, cfg, rel, {"taken": taken, "notes": notes}, box, m)
+            for fd in fds:
+                os.close(fd)
+            current, started = (pid, os.pidfd_open(pid)), started + 1
+            sock.send(json.dumps({"ok": True, "pid": pid}).encode())
+        else:
+            for fd in fds:
+                os.close(fd)
+            sock.send(b'{"ok": false}')
+
+
+def _report_end(sock, current):
+    """Reap the process serving now (killing it after 2 s if it lives on) and tell the parent."""
+    pid, pidfd = current
+    sock.send(json.dumps({"ended": _wait(pid), "pid": pid}).encode())
+    os.close(pidfd)
+    return None
+
+
+def student(fds, cfg, rel, folder_facts, box, m):
+    """A fresh process of the sandbox for one exercise file: confine, then serve. Never returns."""
+    code = 0
+    try:
+        req_fd, res_fd, out_fd, err_fd = fds
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        m.jail.close_fds(keep={0, 1, 2, req_fd, res_fd})
+        _, namespaced, measures, missing = box
+        measures, missing = m.confine.become_student(cfg, namespaced, measures, missing)
+        # after the credentials changed (which clears it): without namespaces nothing else
+        # ends this process when the sandbox is killed
+        m.confine.die_with_parent()
+        # relative to the scratch folder, our working directory: its ancestors may not be
+        # searchable by the sandbox user, but the working directory itself always is
+        folder = os.path.normpath(rel)
+        sys.meta_path.append(m.worker.StudentFinder(folder))  # a student's file may import a sibling
+        m.worker.serve(folder, req_fd, res_fd, {"measures": measures, "missing": missing, **folder_facts})
+    except BaseException:
+        traceback.print_exc()
+        code = 70
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        os._exit(code)
+
+
+def _wait(pid, seconds=2.0):
+    """The exit code of a child that is ending (negative: killed by that signal); None if
+    it is not our child. One still running after ``seconds`` is killed."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            deadline = float("inf")
+        else:
+            time.sleep(0.005)

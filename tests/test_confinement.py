@@ -1,0 +1,230 @@
+"""The sandbox as a whole: a cgroup bounds its memory and processes, a seccomp filter refuses
+namespaces and mounts, no host path shows inside, and a crowded folder cannot crowd out the
+exercise files. Each property is checked only where the sandbox says it is in force."""
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graders.sandbox import cgroups
+from graders.sandbox.errors import Crashed
+from graders.sandbox.handle import Worker
+from graders.sandbox.submission import Submission
+from graders.sandbox.zygote import Jail, Limits, Zygote
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def student(folder, source, name="softmax.py"):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def needs(outcome, words):
+    if not any(words in m for m in outcome.measures):
+        pytest.skip(f"not in force here: {words} ({'; '.join(outcome.missing)})")
+
+
+def test_namespaces_mounts_memfd_and_keyrings_are_refused_and_ordinary_work_is_not(tmp_path):
+    path = student(tmp_path / "s", """
+        import ctypes, errno, os, subprocess, threading
+        libc = ctypes.CDLL(None, use_errno=True)
+
+        def refused(result):
+            return result == -1 and ctypes.get_errno() == errno.EPERM
+
+        def probe():
+            out = {hex(f): refused(libc.unshare(f)) for f in (0x10000000, 0x20000000, 0x40000000, 0x00020000,
+                                                              0x04000000, 0x08000000, 0x10020000)}
+            out["mount"] = refused(libc.mount(b"none", b"/scratch", b"tmpfs", 0, None))
+            try:
+                os.memfd_create("x")
+                out["memfd"] = False
+            except OSError as exc:
+                out["memfd"] = exc.errno == errno.EPERM
+            out["keyctl"] = refused(libc.syscall(250, 0, 0, 0, 0, 0))  # keyctl on x86_64
+            t = threading.Thread(target=lambda: None)
+            t.start()
+            t.join()
+            out["work"] = subprocess.run(["true"]).returncode == 0 and os.waitpid(_fork(), 0)[1] == 0
+            return sorted(out.items())
+
+        def _fork():
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            return pid
+    """)
+    with Submission(path) as sub:
+        needs(sub.start(), "seccomp")
+        out = sub.call("probe")
+    assert all(ok for _, ok in out), out
+
+
+def test_the_whole_sandbox_is_held_to_its_memory_limit(tmp_path):
+    """Two children and the worker each within the address-space limit, more than it together."""
+    path = student(tmp_path / "s", """
+        import os, time
+        import numpy as np
+
+        def hold(mb):
+            a = np.ones(mb << 17)  # float64: every page touched
+            return a
+
+        def fill():
+            for _ in range(2):
+                if os.fork() == 0:
+                    kept = hold(100)
+                    time.sleep(60)
+                    os._exit(0)
+            time.sleep(0.5)
+            return float(hold(200).sum())
+    """)
+    jail = Jail.for_folder(tmp_path, limits=Limits(memory_mb=400))
+    with Submission(path, jail=jail, call_timeout=20) as sub:
+        needs(sub.start(), "cgroup")
+        folder = sub.worker.box.cgroup
+        with pytest.raises(Crashed, match="killed by the sandbox's memory limit of 400 MB"):
+            sub.call("fill")
+        assert cgroups.oom_kills([folder]) >= 1
+        peak = _peak(folder)
+        assert peak is None or peak <= 400 << 20
+
+
+def _peak(folder):
+    for name in ("memory.max_usage_in_bytes", "memory.peak"):
+        try:
+            return int(Path(folder, name).read_text())
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def test_a_sandbox_starts_no_more_than_its_processes(tmp_path):
+    path = student(tmp_path / "s", """
+        import os, time
+
+        def flood():
+            started = 0
+            for _ in range(100):
+                try:
+                    pid = os.fork()
+                except OSError:
+                    break
+                if pid == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                started += 1
+            return started
+    """)
+    with Submission(path) as sub:
+        needs(sub.start(), "cgroup")
+        started = sub.call("flood")
+    assert started < Limits().processes
+
+
+def test_no_host_path_shows_inside_the_sandbox(tmp_path):
+    path = student(tmp_path / "s", """
+        import os, sys
+
+        def seen():
+            texts = [open(f"/proc/{p}/cmdline", "rb").read().decode() for p in ("1", "self")]
+            texts += [*os.environ.values(), *sys.argv, sys.executable, sys.prefix, os.getcwd()]
+            frame = sys._getframe()
+            while frame:
+                texts += [frame.f_code.co_filename, *(repr(v) for v in frame.f_locals.values())]
+                frame = frame.f_back
+            texts += [m.__file__ for n, m in sys.modules.items() if n.startswith("_attn_")]
+            libraries = [p for p in sys.path if "-packages" in p]
+            texts += [open(os.path.join(p, n)).read() for p in libraries for n in os.listdir(p)
+                      if n.startswith("__editable__") or n.endswith(".pth")]
+            text = "\\n".join(texts)
+            for p in libraries:  # mounted where NumPy was imported from: they keep their paths
+                text = text.replace(p, "<library>")
+            return text
+    """)
+    with Submission(path) as sub:
+        outcome = sub.start()
+        needs(outcome, "namespaces")
+        seen = sub.call("seen")
+    assert str(ROOT) not in seen and str(tmp_path) not in seen
+    assert "attn-grade-sandbox" in seen and "/attn-grade/worker.py" in seen  # what shows instead
+
+
+def test_the_exercise_files_are_taken_first_from_a_crowded_folder(tmp_path):
+    folder = tmp_path / "crowded"
+    for i in range(80):
+        student(folder, "def f():\n    return %d\n" % i, f"00_helper_{i:02d}.py")
+    for i in range(10_050):
+        (folder / f"000_data_{i:05d}.csv").write_text("0\n")
+    good = student(folder, "f = __import__('00_helper_03').f\n", "softmax.py")
+    bad = student(folder, "f = __import__('00_helper_79').f\n", "attention.py")
+    with Worker(folder, jail=Jail.for_folder(tmp_path)) as worker:
+        with Submission(good, worker=worker) as sub:
+            assert sub.start().ready and sub.call("f") == 3
+        with Submission(bad, worker=worker) as sub:  # the sandbox is made again, taking it first
+            outcome = sub.start()
+        assert not outcome.ready and "ModuleNotFoundError" in outcome.message
+        assert "only 64 .py files are copied into the sandbox (the exercise files first)" in outcome.message
+        assert "more than 10000 entries" in outcome.message
+
+
+def test_a_file_too_large_for_the_sandbox_is_named(tmp_path):
+    path = student(tmp_path / "s", "x = 1\n" + "#" * (2 << 20) + "\n")
+    with Submission(path) as sub:
+        outcome = sub.start()
+    assert not outcome.ready and "softmax.py is larger than 1 MB, so it was not copied" in outcome.message
+
+
+def test_a_zygote_removes_its_cgroups_and_those_of_zygotes_that_died(tmp_path):
+    mounts, own = cgroups._mounts(), cgroups._own_paths()
+    if "memory" not in mounts or "memory" not in own:
+        pytest.skip("no cgroup v1 memory hierarchy here")
+    parent = Path(mounts["memory"], own["memory"].lstrip("/"))
+    stale = parent / f"{cgroups.PREFIX}999999999-1"
+    try:
+        stale.mkdir()
+        (stale / "sandbox-1").mkdir()
+    except OSError as exc:
+        pytest.skip(f"cgroups cannot be made here: {exc}")
+    zygote = Zygote()
+    path = student(tmp_path / "s", "def f():\n    return 1\n")
+    with Submission(path, zygote=zygote) as sub:
+        needs(sub.start(), "cgroup")
+        assert sub.call("f") == 1
+        pid = zygote.proc.pid
+    assert not stale.exists()  # swept when the zygote started
+    assert [p.name for p in parent.glob(f"{cgroups.PREFIX}{pid}-*")]  # its own tree, while it runs
+    zygote.close()
+    assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*")) and not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_sandbox_cgroup_gets_its_limits_under_either_version(tmp_path):
+    """The files written, on plain folders standing in for the two hierarchies (v1) or one (v2)."""
+    v1 = cgroups.Tree(1, [str(tmp_path / "memory"), str(tmp_path / "pids")])
+    for base in v1.bases:
+        os.makedirs(base)
+    mem, pids = v1.sandbox(3, 256, 16)
+    assert Path(mem, "memory.limit_in_bytes").read_text() == str(256 << 20)
+    assert Path(pids, "pids.max").read_text() == "16" and mem.endswith("memory/sandbox-3")
+    v2 = cgroups.Tree(2, [str(tmp_path / "unified")])
+    os.makedirs(v2.bases[0])
+    (one,) = v2.sandbox(4, 256, 16)
+    assert Path(one, "memory.max").read_text() == str(256 << 20) and Path(one, "pids.max").read_text() == "16"
+    assert "v2" in v2.describe(256, 16) and "256 MB" in v2.describe(256, 16)
+
+
+def test_without_controllers_to_hand_down_the_sandbox_says_why(tmp_path, monkeypatch):
+    (tmp_path / "grader").mkdir()
+    (tmp_path / "grader" / "cgroup.controllers").write_text("cpu io\n")
+    (tmp_path / "grader" / "cgroup.subtree_control").write_text("\n")
+    monkeypatch.setattr(cgroups, "_mounts", lambda: {"cgroup2": str(tmp_path)})
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/grader"})
+    tree, why = cgroups.Tree.open()
+    assert tree is None and "memory and pids controllers are not available" in why
+    monkeypatch.setattr(cgroups, "_mounts", lambda: {})
+    assert cgroups.Tree.open() == (None, "the system has no memory and pids cgroup controllers")
