@@ -186,5 +186,5 @@ def test_an_honest_class_raises_no_integrity_flag_and_a_copy_does(tmp_path, caps
     (subs / "bob" / "softmax.py").write_text("# my own work\n" + copy.replace("    ", "  "))  # same tokens
     assert main(["grade", str(subs), "--out", str(tmp_path / "graded"), "--no-progress"]) == 0
     said = capsys.readouterr().out
-    assert "ann softmax.py: identical answers: the same softmax answer as ann, bob" in said
-    assert "bob softmax.py: identical answers" in said
+    assert "ann softmax.py: identical answers: the same softmax answer as bob" in said
+    assert "bob softmax.py: identical answers: the same softmax answer as ann" in said

@@ -74,8 +74,9 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
                 flags += _changed_checks(entry / assignment, release / assignment, who, assignment)
     for (slug, _), owners in sorted(answers.items()):
         if len(owners) > 1:
-            names = ", ".join(w for w, _ in owners)
-            flags += [Flag(w, where, "identical answers", f"the same {slug} answer as {names}") for w, where in owners]
+            flags += [Flag(w, where, "identical answers",
+                           f"the same {slug} answer as {', '.join(o for o, _ in owners if o != w)}")
+                      for w, where in owners]
     return sorted(flags, key=lambda f: (f.student, f.where, f.kind, f.detail))
 
 
