@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import time
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -101,16 +102,24 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
             if not outcome.ready:
                 result.problem = outcome.message
             else:
-                calls = Budgeted(sub, budget) if budget is not None else sub
-                for fn in checks:
-                    if budget is not None and budget.spent:
-                        result.checks.append(_zero(slug, fn, budget.message()))
-                        continue
-                    result.checks.append(grade_check(slug, fn, calls, ref, outcome.functions, path.name, replay))
+                result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay)
     if result.problem:
         zero_all(result, checks)
     result.seconds = time.perf_counter() - start
     return bounded(result)
+
+
+def _run_checks(slug, checks, sub, budget, ref, functions, replay) -> list:
+    calls = Budgeted(sub, budget) if budget is not None else sub
+    results = []
+    for fn in checks:
+        if budget is not None and budget.spent:
+            results.append(_zero(slug, fn, budget.message()))
+            continue
+        sub.printed = ""
+        check = grade_check(slug, fn, calls, ref, functions, sub.path.name, replay)
+        results.append(with_printed(check, sub.printed))
+    return results
 
 
 def import_timeout(call_timeout: float) -> float:
@@ -136,6 +145,14 @@ def with_notes(result: ExerciseResult, notes) -> ExerciseResult:
         result.checks.append(CheckResult(result.exercise, "notebook: how the answer cell was read", 0.0, 0.0,
                                          "passed", note, "public"))
     return result
+
+
+def with_printed(check: CheckResult, printed: str) -> CheckResult:
+    """A failed check's message, followed by the last lines the failing call printed."""
+    if check.passed or not printed:
+        return check
+    shown = "\n".join(f"  | {line}" for line in printed.splitlines())
+    return replace(check, message=f"{check.message}\nyour code printed (last lines of that call):\n{shown}")
 
 
 def _zero(slug, fn, message, outcome="failed"):

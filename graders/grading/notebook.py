@@ -35,7 +35,7 @@ from .. import registry
 from ..kit.text import call_text
 from .answer import answer_of, borrowed_names
 from ..sandbox import worker as wirefmt
-from ..sandbox.submission import interpret, request
+from ..sandbox.submission import interpret, printed_tail, request
 from .results import ExerciseResult
 
 WHERE = "your answer cell"
@@ -48,6 +48,7 @@ class InProcess:
     def __init__(self, namespace: dict):
         self.namespace = namespace
         self.module = _Names(namespace)
+        self.printed = ""  # the last lines printed by the call answered last
 
     @property
     def functions(self) -> list:
@@ -65,6 +66,7 @@ class InProcess:
         return [self._answer(req) for req in requests]
 
     def interpret(self, func, args, kwargs, msg):
+        self.printed = printed_tail(msg.get("printed"))  # shown under a failed check, as the sandbox's are
         return interpret(WHERE, func, args, kwargs, msg, call_text)
 
     def _answer(self, req):
@@ -178,5 +180,7 @@ def grade_namespace(slug: str, namespace: dict, *, hidden: bool, problem: str = 
         functions = sub.functions
         with _silenced():  # the checks themselves (Hypothesis, SymPy) must not print either
             for fn in checks:
-                result.checks.append(engine.grade_check(slug, fn, sub, ref, functions, WHERE))
+                sub.printed = ""
+                check = engine.grade_check(slug, fn, sub, ref, functions, WHERE)
+                result.checks.append(engine.with_printed(check, sub.printed))
     return result

@@ -53,6 +53,7 @@ class Submission:
         self.broken = {}  # function -> the error it ended with (a hang, or the worker ending): not called again
         self.outcome = None
         self._loaded_in = None  # the worker generation our file is imported in
+        self.printed = ""  # the last lines printed by the call answered last
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> Outcome:
@@ -113,6 +114,7 @@ class Submission:
     def call_full(self, func, *args, **kwargs):
         """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
         req = request(func, args, kwargs)
+        self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
         try:
             msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
@@ -158,8 +160,21 @@ class Submission:
                 raise Crashed(outcome.message)
 
     def interpret(self, func, args, kwargs, msg):
-        """Turn one raw answer into (value, modified argument indices) or a StudentError."""
+        """Turn one raw answer into (value, modified argument indices) or a StudentError;
+        what the call printed is kept as ``printed`` until the next answer."""
+        self.printed = printed_tail(msg.get("printed") if isinstance(msg, dict) else None)
         return interpret(self.path.name, func, args, kwargs, msg, self.describe)
+
+
+PRINTED_LINES, PRINTED_CHARS = 8, 1_000
+
+
+def printed_tail(text) -> str:
+    """The last lines (at most PRINTED_LINES, PRINTED_CHARS characters) of what a call printed."""
+    if not isinstance(text, str) or not text.strip():
+        return ""
+    lines = text[-PRINTED_CHARS:].rstrip("\n").split("\n")[-PRINTED_LINES:]
+    return "\n".join(line[:200] for line in lines)
 
 
 def interpret(filename, func, args, kwargs, msg, describe=None):

@@ -11,7 +11,8 @@ and notebook.py).
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
 student's own stdout and stderr are ordinary pipes the parent drains and never
-parses. Values cross as plain JSON plus three tagged forms:
+parses; an answer also carries the last characters one call printed to stdout ("printed"),
+for its feedback. Values cross as plain JSON plus three tagged forms:
 
     {"__nd__": {"dtype": "<f8", "shape": [2, 3], "b64": "..."}}   a numeric array
     {"__tuple__": [...]}                                           a tuple
@@ -36,6 +37,7 @@ import zlib
 
 MAX_STR = 20_000
 MAX_ITEMS = 10_000
+PRINTED = 2_000  # characters kept of what one call printed
 
 
 def send(fd, obj):
@@ -222,15 +224,54 @@ def call(module, filename, req):
     kwargs = decode(req.get("kwargs", {}))
     before = snapshot(args, kwargs)
     reseed(req)
-    try:
-        value = fn(*args, **kwargs)
-    except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
-        return {"ok": False, "error": describe_exception(exc, filename)}
-    try:
-        encoded = encode(value)
-    except BaseException as exc:
-        return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    return {"ok": True, "value": encoded, "mutated": mutated(before, args, kwargs)}
+    with Printed() as printed:
+        try:
+            value = fn(*args, **kwargs)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
+            answer = {"ok": False, "error": describe_exception(exc, filename)}
+        else:
+            answer = None
+    if answer is None:
+        try:
+            answer = {"ok": True, "value": encode(value), "mutated": mutated(before, args, kwargs)}
+        except BaseException as exc:
+            answer = {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
+    if printed.text:
+        answer["printed"] = printed.text
+    return answer
+
+
+class Printed:
+    """What one call prints to standard output: the last PRINTED characters are kept for its
+    feedback, and everything still goes on to the real stream. Standard error is left out:
+    Python shows a warning only the first time its line runs in a process, so what a call
+    writes there depends on the calls made before it (recorded plans batch them)."""
+
+    def __init__(self):
+        self.text = ""
+
+    def __enter__(self):
+        self.stream = sys.stdout
+        sys.stdout = _Tee(self, self.stream)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout = self.stream  # even if the call replaced it
+
+
+class _Tee:
+    def __init__(self, printed, stream):
+        self._printed, self._stream = printed, stream
+
+    def write(self, text):
+        if isinstance(text, str):
+            self._printed.text = (self._printed.text + text[-PRINTED:])[-PRINTED:]
+        if self._stream is None:  # no stream to print to (as print() finds it): nothing to forward
+            return len(text) if isinstance(text, str) else 0
+        return self._stream.write(text)
+
+    def __getattr__(self, name):  # flush, buffer, isatty, ... as the real stream has them
+        return getattr(self._stream, name)
 
 
 class StudentFinder:
