@@ -8,8 +8,9 @@ state a learner works towards):
 * ``python -c "import numpy, sympy"``: the yardstick, since every check needs
   at least that much of Python;
 * ``attn-grade check SLUG`` for each slug and for all seven, **cold** (an empty
-  plan cache: every check is recorded first) and **warm** (the plans are on
-  disk from an earlier run);
+  plan cache: every check is recorded first, every exact answer read and
+  compared) and **warm** (the plans, and the verdicts on the exact answers,
+  are on disk from an earlier run);
 * ``attn-grade watch SLUG`` in a pseudo-terminal: the time from saving the
   file (a correct one, then one with a mistake) to the new report on screen.
 

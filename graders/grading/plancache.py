@@ -156,6 +156,25 @@ class PlanStore:
         return write_atomic(self.folder, f"{key}.json", text)
 
 
+class VerdictStore:
+    """Exact answers' settled verdicts (graders/kit/remember.py), one small JSON file each,
+    in the ``verdicts`` folder beside the plans: written by the grading process only."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+
+    def get(self, name: str):
+        if self.folder is None or not name.isalnum():
+            return None
+        try:
+            return (self.folder / f"{name}.json").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def put(self, name: str, text: str) -> bool:
+        return self.folder is not None and name.isalnum() and write_atomic(self.folder, f"{name}.json", text)
+
+
 def write_atomic(folder: Path, name: str, text: str) -> bool:
     """Write ``folder/name`` whole or not at all (a reader never sees half a file)."""
     try:

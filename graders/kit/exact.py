@@ -19,13 +19,14 @@ import math
 import signal
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy as sp
 from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 
 from ..sandbox import bounded
 from ..sandbox.wire import Rejected, SympyText
+from . import remember
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
 
@@ -41,6 +42,7 @@ class Verdict:
     fraction: float
     message: str
     outcome: str  # "passed", "failed", "partial", "undecided"
+    timed: bool = False  # a time bound was met on the way: another run may decide otherwise
 
 
 def to_expr(value, symbols):
@@ -69,13 +71,16 @@ def _read(text, symbols):
     key = (digest(text.encode("utf-8", "surrogatepass")), symbols)
     found = _READ.get(key)
     if found is None:
-        outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
-        if not outcome.ok:
-            found = None, f"your answer could not be read: {_past_bound(outcome.why, READ_SECONDS)}"
-        elif outcome.value:
-            found = None, f"your answer could not be read: {outcome.value}"
-        else:
-            found = _build(text, dict(symbols))
+        name = remember.key("read", key[0], [(n, sp.srepr(s)) for n, s in symbols], READ_SECONDS, MEMORY_MB)
+        why = remember.recall(name)
+        if not isinstance(why, str):
+            outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
+            why = outcome.value if outcome.ok and isinstance(outcome.value, str) else None
+            if why is not None:  # read within the bounds: the same every time
+                remember.keep(name, why)
+            else:
+                why = _past_bound(outcome.why, READ_SECONDS)
+        found = (None, f"your answer could not be read: {why}") if why else _build(text, dict(symbols))
         _READ.put(key, found, 200 + 10 * len(text))
     return found
 
@@ -125,11 +130,19 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
     if found is not None:
         return found
     if isinstance(value, (SympyText, str)):
-        outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
-                              warm=_warm)
-        found = Verdict(*outcome.value) if outcome.ok else Verdict(
-            0.0, f"your answer could not be compared: {_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
-                 f"so it is left for a person to check", "undecided")
+        name = remember.key("compare", sp.srepr(expected), key, [(n, sp.srepr(s)) for n, s in symbols],
+                            probes, seconds, READ_SECONDS, MEMORY_MB)
+        found = _verdict(remember.recall(name))
+        if found is None:
+            outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
+                                  warm=_warm)
+            found = _verdict(outcome.value) if outcome.ok else None
+            if found is None:
+                found = Verdict(0.0, f"your answer could not be compared: "
+                                     f"{_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
+                                     f"so it is left for a person to check", "undecided", timed=True)
+            if not found.timed and found.outcome != "undecided":  # settled: the same every time
+                remember.keep(name, list(found.__dict__.values()))
     else:
         found = _compare(*args)
     if key is not None:
@@ -150,6 +163,17 @@ def _value_key(value):
     return type(value).__name__, value  # typed: True and 1 are different answers
 
 
+def _verdict(fields):
+    """A Verdict from its fields as a job or the store gives them, or None if they are not one."""
+    if not (isinstance(fields, list) and len(fields) == 4):
+        return None
+    fraction, message, outcome, timed = fields
+    if (isinstance(fraction, (int, float)) and 0 <= fraction <= 1 and isinstance(message, str)
+            and outcome in ("passed", "failed", "partial", "undecided") and isinstance(timed, bool)):
+        return Verdict(float(fraction), message, outcome, timed)
+    return None
+
+
 def _compare_job(expected, value, symbols, probes, seconds):
     return list(_compare(expected, value, symbols, probes, seconds).__dict__.values())
 
@@ -164,6 +188,7 @@ def _warm():
              (("d_k", d),), PROBES, 5.0)
 
 
+bounded.expect(_warm)  # graders that read exact answers get the helper started early
 _READ = Memo(16 << 20)  # to_expr of texts: charged ~10 bytes of objects per character of text
 _VERDICTS = Memo(8 << 20)
 
@@ -194,7 +219,12 @@ def _compare(expected, value, symbols, probes, seconds) -> Verdict:
         except TimeUp:
             numeric = None
     if timed_out():
-        numeric = None
+        return replace(_judge(expected, actual, shown, None, seconds), timed=True)
+    return _judge(expected, actual, shown, numeric, seconds)
+
+
+def _judge(expected, actual, shown, numeric, seconds) -> Verdict:
+    """The verdict on ``actual``, given whether numbers settled it (``numeric``: True, False or None)."""
     if actual.atoms(sp.Float):
         if numeric:
             return Verdict(0.5, f"you gave {shown}: numerically right, but an exact form is expected "

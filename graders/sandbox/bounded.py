@@ -59,6 +59,30 @@ def run(fn, args=(), *, seconds: float, memory_mb: int = 1024, warm=None) -> Out
         return _in_process(fn, args)
 
 
+def expect(warm) -> None:
+    """Say, on import, that a module will run bounded jobs warmed by ``warm``, so that
+    ``start_expected`` can start the helper before the first job needs it."""
+    if _name(warm) not in map(_name, _expected):
+        _expected.append(warm)
+
+
+def start_expected() -> None:
+    """Start the helper now if an imported module said it will need one (``expect``)."""
+    for warm in _expected:
+        prepare(warm)
+
+
+def prepare(warm) -> None:
+    """Start this process's helper now, running ``warm``, without waiting for it: its
+    warm-up then overlaps the caller's own work until the first ``run`` needs it."""
+    if _inside or not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+        return
+    helper = _shared(warm)
+    with helper.lock:
+        if helper.sock is None or helper.owner != os.getpid():
+            helper.start()
+
+
 def _in_process(fn, args):
     try:
         return Outcome(True, json.loads(json.dumps(fn(*args))))
@@ -196,6 +220,7 @@ def _kill(pidfd):
 # ------------------------------------------------------------------ one helper per process
 _helper = None
 _inside = False  # True in the helper (and so in its workers): a job there runs in process
+_expected = []  # the warm-ups of the imported modules that run bounded jobs (``expect``)
 
 
 def _mark_inside():
