@@ -242,3 +242,23 @@ def test_the_bundles_list_counts_the_public_points_only(tmp_path):
         line = next(line for line in out.splitlines() if f" {e.slug} " in line)
         assert f"–/{points_of(e.slug)[0]:g} " in line, line
     assert "points of the public checks" in out
+
+
+def test_a_check_run_as_a_command_remembers_its_result_and_exits_with_its_status(folder):
+    # check ends with os._exit (QUICK_EXIT): its output and the learner's state must be complete first
+    solve(folder, "softmax")
+    done = _cli(folder.parent, "check", "softmax")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("then 'attn-grade check hand_scores'"), done.stdout
+    listed = _cli(folder.parent, "list")
+    assert listed.returncode == 0 and "next: hand_scores" in listed.stdout
+    assert any("softmax" in line and "✓" in line for line in listed.stdout.splitlines()), listed.stdout
+    assert _cli(folder.parent, "check", "attention").returncode == 1  # a stub: marks missing
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(folder):
+    proc = subprocess.Popen([sys.executable, "-m", "graders.cli", "check"], cwd=folder.parent, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    assert proc.stdout.readline()  # the first line, then we hang up (as `| head -1` does)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1 and "Traceback" not in err, err
