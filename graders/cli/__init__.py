@@ -128,7 +128,7 @@ def missing_library(exc: ModuleNotFoundError) -> str | None:
 def run() -> None:
     try:
         code, args = dispatch()
-        if args.command in QUICK_EXIT:
+        if args.command in QUICK_EXIT and sys.getprofile() is None and sys.gettrace() is None:  # not profiled
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)
