@@ -26,6 +26,8 @@ import select
 import signal
 import socket
 
+from .jail import close_fds
+
 MAX_REQUEST = 1 << 17  # bytes of one pickled job: a 20,000-character answer and the reference
 MAX_ANSWER = 1 << 16
 PR_SET_PDEATHSIG = 1
@@ -40,13 +42,7 @@ def become_helper(sock, warm):
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     # Pipes to students' sandboxes among them: held open here, their ends would never hang up.
-    keep = {0, 1, 2, sock.fileno()}
-    for fd in os.listdir("/proc/self/fd"):
-        if int(fd) not in keep:
-            try:
-                os.close(int(fd))
-            except OSError:
-                pass
+    close_fds(keep={0, 1, 2, sock.fileno()})
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
