@@ -7,6 +7,7 @@
     lazy.py        st and hnp: Hypothesis's strategies, imported only when drawn live
     strategies.py  named Hypothesis strategies: small shapes, bounded finite floats
     exact.py       comparing an exact SymPy answer with the reference, in bounded time
+    equality.py    equal by numbers at probe points, then exactly, each within a time bound
     remember.py    settled verdicts on exact answers, kept across runs in a store the engine lends
     parse.py       the whitelisting parser that rebuilds exact answers from text
     text.py        short renderings of calls, arrays and answers for feedback

@@ -1,8 +1,8 @@
 """Exact answers: a time-bounded SymPy comparison with the reference's value.
 
 A student's answer is first rebuilt by the whitelisting parser of parse.py
-(nothing is ever eval'd), then compared: numerically at a few probe points,
-then exactly, each within a time bound.
+(nothing is ever eval'd), then compared (equality.py): numerically at a few
+probe points, then exactly, each within a time bound.
 
 The parser bounds what building an answer costs from its text alone. What it
 cannot foresee (the cost of evaluating an answer, of simplifying it) is paid
@@ -10,23 +10,23 @@ in a process of its own (graders/sandbox/bounded.py) that is killed at a bound:
 ``to_expr`` first reads and evaluates a text answer there, where the graders
 will evaluate it (at the probe points), and ``compare`` compares it there. An
 answer past a bound scores 0 with a message that says so. Results are
-remembered by a digest of the answer, in memos bounded in bytes.
+remembered by a digest of the answer, in memos bounded in bytes, and settled
+verdicts across runs too (remember.py).
 """
 
 from __future__ import annotations
 
 import math
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import sympy as sp
-from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 
 from ..sandbox import bounded
 from ..sandbox.wire import Rejected, SympyText
 from . import remember
+from .equality import TimeUp, time_limit
+from .equality import equal_within as _equal_within
+from .equality import numerically_equal as _numerically_equal
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
 
@@ -244,66 +244,3 @@ def _judge(expected, actual, shown, numeric, seconds) -> Verdict:
 def _short(expr, limit=120):
     text = sp.sstr(expr)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _numerically_equal(expected, actual, probes):
-    """True/False when numbers settle it at every probe point, None if they cannot."""
-    syms = expected.free_symbols | actual.free_symbols
-    points = [{s: sp.Integer(p) for s in syms} for p in probes] if syms else [{}]
-    for point in points:
-        try:
-            e = complex(expected.xreplace(point).evalf(30))
-            a = complex(actual.xreplace(point).evalf(30))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
-            return None
-        if not (math.isfinite(abs(e)) and math.isfinite(abs(a))):
-            return None
-        if abs(e - a) > 1e-9 * max(1.0, abs(e)):
-            return False
-    return True
-
-
-def _equal_within(expected, actual, seconds):
-    """True, False or None (undecided) for exact equality, bounded in time."""
-    with time_limit(seconds) as timed_out:
-        try:
-            diff = expected - actual
-            # tanh, cosh and the like: as exponentials SymPy settles such an equality in a fraction of a second
-            if diff.has(HyperbolicFunction) and sp.simplify(diff.rewrite(sp.exp)) == 0:
-                return True
-            diff = sp.simplify(diff)
-            if diff == 0:
-                return True
-            result = expected.equals(actual)
-        except TimeUp:
-            return None
-        except (TypeError, ValueError, RecursionError, ZeroDivisionError):
-            return None
-    if timed_out():
-        return None
-    return result
-
-
-class TimeUp(Exception):
-    """Raised inside a ``time_limit`` block when its time is up."""
-
-
-@contextmanager
-def time_limit(seconds):
-    """Raise TimeUp inside the block after ``seconds`` (main thread only)."""
-    fired = []
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield lambda: False
-        return
-
-    def on_alarm(signum, frame):
-        fired.append(True)
-        raise TimeUp
-
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield lambda: bool(fired)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)

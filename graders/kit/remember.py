@@ -63,12 +63,12 @@ def keep(name: str, value) -> None:
 
 @lru_cache(maxsize=None)
 def _deciders() -> str:
-    """The code and versions a verdict depends on: exact.py, parse.py, text.py, SymPy, Python."""
+    """The code and versions a verdict depends on: exact.py, equality.py, parse.py, text.py, SymPy, Python."""
     from importlib.metadata import PackageNotFoundError, version
 
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in ("exact.py", "parse.py", "text.py", "remember.py"):
+    for name in ("exact.py", "equality.py", "parse.py", "text.py", "remember.py"):
         h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
     try:
         sympy = version("sympy")

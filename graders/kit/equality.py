@@ -1,0 +1,75 @@
+"""Whether an exact answer equals the reference: by numbers at probe points, then exactly,
+each within a time bound (``time_limit``). Used by exact.py, in the process that compares."""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+from contextlib import contextmanager
+
+import sympy as sp
+from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+
+
+def numerically_equal(expected, actual, probes):
+    """True/False when numbers settle it at every probe point, None if they cannot."""
+    syms = expected.free_symbols | actual.free_symbols
+    points = [{s: sp.Integer(p) for s in syms} for p in probes] if syms else [{}]
+    for point in points:
+        try:
+            e = complex(expected.xreplace(point).evalf(30))
+            a = complex(actual.xreplace(point).evalf(30))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
+            return None
+        if not (math.isfinite(abs(e)) and math.isfinite(abs(a))):
+            return None
+        if abs(e - a) > 1e-9 * max(1.0, abs(e)):
+            return False
+    return True
+
+
+def equal_within(expected, actual, seconds):
+    """True, False or None (undecided) for exact equality, bounded in time."""
+    with time_limit(seconds) as timed_out:
+        try:
+            diff = expected - actual
+            # tanh, cosh and the like: as exponentials SymPy settles such an equality in a fraction of a second
+            if diff.has(HyperbolicFunction) and sp.simplify(diff.rewrite(sp.exp)) == 0:
+                return True
+            diff = sp.simplify(diff)
+            if diff == 0:
+                return True
+            result = expected.equals(actual)
+        except TimeUp:
+            return None
+        except (TypeError, ValueError, RecursionError, ZeroDivisionError):
+            return None
+    if timed_out():
+        return None
+    return result
+
+
+class TimeUp(Exception):
+    """Raised inside a ``time_limit`` block when its time is up."""
+
+
+@contextmanager
+def time_limit(seconds):
+    """Raise TimeUp inside the block after ``seconds`` (main thread only)."""
+    fired = []
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield lambda: False
+        return
+
+    def on_alarm(signum, frame):
+        fired.append(True)
+        raise TimeUp
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield lambda: bool(fired)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
