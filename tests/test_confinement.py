@@ -2,6 +2,7 @@
 namespaces and mounts, no host path shows inside, and a crowded folder cannot crowd out the
 exercise files. Each property is checked only where the sandbox says it is in force."""
 
+import ctypes
 import os
 import textwrap
 from pathlib import Path
@@ -228,3 +229,35 @@ def test_without_controllers_to_hand_down_the_sandbox_says_why(tmp_path, monkeyp
     assert tree is None and "memory and pids controllers are not available" in why
     monkeypatch.setattr(cgroups, "_mounts", lambda: {})
     assert cgroups.Tree.open() == (None, "the system has no memory and pids cgroup controllers")
+
+
+def test_install_hooks_are_hidden_even_in_a_library_folder_below_the_new_root(tmp_path):
+    # A clone in /tmp has its virtualenv below the tmpfs the sandbox's root is built on: the hooks
+    # must be listed before that tmpfs covers them (a fresh clone's CI run once showed the finder).
+    from graders.sandbox import jail
+
+    lib = tmp_path / "site-packages"  # below /tmp, as /tmp/x/.venv/lib/python3.11/site-packages is
+    lib.mkdir()
+    (lib / "__editable__.project.pth").write_text(f"import finder; finder.install({str(tmp_path)!r})")
+    (lib / "ordinary.py").write_text("x = 1\n")
+    assert str(lib).startswith("/tmp/")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a child of our own, in a private mount namespace, builds the root and reports
+        try:
+            os.close(r)
+            if jail._libc.unshare(ctypes.c_int(jail.CLONE_NEWNS)) != 0:
+                os.write(w, b"skip")
+            else:
+                jail.build_root([str(lib)], {})
+                os.write(w, repr([(lib / n).read_text() for n in ("__editable__.project.pth", "ordinary.py")]).encode())
+        except BaseException as exc:  # noqa: BLE001 - reported to the test, which fails with it
+            os.write(w, f"error: {exc!r}".encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    seen = os.read(r, 1 << 16).decode()
+    os.waitpid(pid, 0)
+    if seen == "skip":
+        pytest.skip("no private mount namespace here")
+    assert seen == repr(["", "x = 1\n"])

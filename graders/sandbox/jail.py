@@ -153,8 +153,9 @@ def _makedirs(path, mode=0o755):
 def build_root(libraries, files, newroot="/tmp"):
     """Replace the file system by a minimal one and enter it (see the module's docstring).
 
-    Sources are opened before the new root covers ``newroot``, so a library
-    folder below it (a virtualenv in /tmp) still binds correctly.
+    Sources are opened, and their install hooks listed, before the new root
+    covers ``newroot``, so a library folder below it (a virtualenv in /tmp)
+    still binds correctly and its hooks are still hidden.
     """
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     sources = {}
@@ -164,8 +165,8 @@ def build_root(libraries, files, newroot="/tmp"):
             sources[real] = os.open(real, os.O_PATH | os.O_DIRECTORY)
     links = {name: os.readlink("/" + name) for name in ("bin", "lib", "lib64", "sbin")
              if os.path.islink("/" + name)}
+    hooks = {real: _install_hooks(real) for real in sources}  # listed while a folder below newroot shows
     _mount("tmpfs", newroot, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
-    hooks = {real: _install_hooks(real) for real in sources}
     for real, fd in sorted(sources.items()):
         _makedirs(newroot + real)
         _bind_ro(f"/proc/self/fd/{fd}", newroot + real)
