@@ -62,3 +62,14 @@ def test_unwrapped_when_not_a_terminal():
     assert terminal_width(io.StringIO()) is None
     text = render_text([_result(("c", 0, 1, LONG))])  # pytest captures stdout: not a terminal
     assert LONG in text
+
+
+def test_a_printed_line_that_wraps_continues_after_its_bar():
+    printed = "  | debugging: the input has shape (1, 3) and its largest entry is 10000.0, which is fine"
+    text = render_text([_result(("c", 0, 1, f"called softmax([[1]]); wrong\nyour code printed:\n{printed}"))],
+                       width=60, totals=False)
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("        | debugging"))
+    assert lines[first + 1].startswith("          ") and lines[first + 1][10] != " "
+    shown = [line for line in lines[first:] if line.startswith("        ")]
+    assert " ".join(line.strip(" |") for line in shown).split() == printed.strip(" |").split()

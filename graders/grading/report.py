@@ -89,7 +89,9 @@ def _check_lines(c, color, width) -> list:
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:
         head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
-    return head + [w for text in c.message.splitlines() for w in _wrap(text, 6, width)]
+    # a line the student's code printed ("  | ...") continues after its bar
+    return head + [w for text in c.message.splitlines()
+                   for w in _wrap(text, 6, width, hang=2 if text.startswith("  | ") else 0)]
 
 
 def _painted(lines, code, color):
