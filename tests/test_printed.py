@@ -108,3 +108,31 @@ def test_the_worker_keeps_only_the_tail_and_still_forwards_everything(capsys):
         print("end")
     assert printed.text.endswith("a\nend\n") and len(printed.text) == 2000
     assert capsys.readouterr().out == "a" * 5000 + "\nend\n"
+
+
+def test_with_stdout_set_to_none_printing_with_flush_changes_nothing(tmp_path):
+    quiet = "import sys\nsys.stdout = None\n\n" + SOLUTION + (
+        "\n\n_plain = softmax\n\n\ndef softmax(z, axis=-1):\n    print('debug', flush=True)\n    return _plain(z, axis)\n")
+    result = _grade(tmp_path, quiet)
+    assert result.points == result.max_points, [c.message for c in result.checks if not c.passed]
+    assert all(HEADER not in c.message for c in result.checks)
+
+
+def test_printed_commas_and_brackets_are_not_counted_as_values_of_the_answer(tmp_path):
+    source = (ROOT / "solutions" / "multi_head.py").read_text(encoding="utf-8")
+    names = [line[4:line.index("(")] for line in source.splitlines() if line.startswith("def ")]
+    noisy = source  # the reference, each function printing 1999 commas
+    noisy += "".join(f"\n\n_{n} = {n}\n\n\ndef {n}(*a, **k):\n    print(',' * 1999)\n    return _{n}(*a, **k)\n"
+                     for n in names if not n.startswith("_"))
+    path = tmp_path / "multi_head.py"
+    path.write_text(noisy, encoding="utf-8")
+    result = grade_file("multi_head", path)
+    assert result.points == result.max_points, [c.message for c in result.checks if not c.passed]
+
+
+@pytest.mark.parametrize("brk", ["\\x0b", "\\x0c", "\\r", "\\u2028", "\\x1c"])
+def test_no_kind_of_line_break_shows_more_than_the_last_lines(tmp_path, brk):
+    message = _by_name(_grade(tmp_path, UNSTABLE.format(body=f'print("{brk}" * 600 + "last")')))[
+        "stays finite for entries as large as ±1e4"].message
+    shown = message.split(HEADER + "\n")[1].splitlines()
+    assert 1 <= len(shown) <= PRINTED_LINES and shown[-1] == "  | last"

@@ -9,6 +9,7 @@ Student code never runs in this process: each call travels as plain data
 
 from __future__ import annotations
 
+import base64
 import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,12 +170,18 @@ class Submission:
 PRINTED_LINES, PRINTED_CHARS = 8, 1_000
 
 
-def printed_tail(text) -> str:
-    """The last lines (at most PRINTED_LINES, PRINTED_CHARS characters) of what a call printed."""
-    if not isinstance(text, str) or not text.strip():
+def printed_tail(field) -> str:
+    """The last lines (at most PRINTED_LINES, PRINTED_CHARS characters) of what a call printed,
+    from the answer's base64 field; "" if there is none or it is not base64 of UTF-8 text."""
+    if not isinstance(field, str) or len(field) > 16_000:  # 2,000 characters of UTF-8, in base64
         return ""
-    lines = text[-PRINTED_CHARS:].rstrip("\n").split("\n")[-PRINTED_LINES:]
-    return "\n".join(line[:200] for line in lines)
+    try:
+        text = base64.b64decode(field, validate=True).decode("utf-8", "replace")
+    except ValueError:
+        return ""
+    # every line break Python knows (\r, \x0b, \u2028, ...), as the report splits them
+    lines = text[-PRINTED_CHARS:].splitlines()[-PRINTED_LINES:]
+    return "\n".join(line[:200] for line in lines) if any(line.strip() for line in lines) else ""
 
 
 def interpret(filename, func, args, kwargs, msg, describe=None):

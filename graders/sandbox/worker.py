@@ -11,7 +11,8 @@ and notebook.py).
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
 student's own stdout and stderr are ordinary pipes the parent drains and never
-parses; an answer also carries the last characters one call printed to stdout ("printed"),
+parses; an answer also carries the last characters one call printed to stdout ("printed",
+base64 of their UTF-8),
 for its feedback. Values cross as plain JSON plus three tagged forms:
 
     {"__nd__": {"dtype": "<f8", "shape": [2, 3], "b64": "..."}}   a numeric array
@@ -236,8 +237,8 @@ def call(module, filename, req):
             answer = {"ok": True, "value": encode(value), "mutated": mutated(before, args, kwargs)}
         except BaseException as exc:
             answer = {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    if printed.text:
-        answer["printed"] = printed.text
+    if printed.size:
+        answer["printed"] = printed_field(printed.text)
     return answer
 
 
@@ -245,14 +246,27 @@ class Printed:
     """What one call prints to standard output: the last PRINTED characters are kept for its
     feedback, and everything still goes on to the real stream. Standard error is left out:
     Python shows a warning only the first time its line runs in a process, so what a call
-    writes there depends on the calls made before it (recorded plans batch them)."""
+    writes there depends on the calls made before it (recorded plans batch them). Where
+    there is no standard output (``sys.stdout = None``), print() prints nothing, as always."""
 
     def __init__(self):
-        self.text = ""
+        self.parts, self.size = [], 0
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)[-PRINTED:]
+
+    def keep(self, text):
+        self.parts.append(text[-PRINTED:])
+        self.size += len(self.parts[-1])
+        if self.size > 8 * PRINTED:  # now and then, not at every write
+            self.parts = [self.text]
+            self.size = len(self.parts[0])
 
     def __enter__(self):
         self.stream = sys.stdout
-        sys.stdout = _Tee(self, self.stream)
+        if self.stream is not None:
+            sys.stdout = _Tee(self, self.stream)
         return self
 
     def __exit__(self, *exc):
@@ -265,13 +279,17 @@ class _Tee:
 
     def write(self, text):
         if isinstance(text, str):
-            self._printed.text = (self._printed.text + text[-PRINTED:])[-PRINTED:]
-        if self._stream is None:  # no stream to print to (as print() finds it): nothing to forward
-            return len(text) if isinstance(text, str) else 0
+            self._printed.keep(text)
         return self._stream.write(text)
 
     def __getattr__(self, name):  # flush, buffer, isatty, ... as the real stream has them
         return getattr(self._stream, name)
+
+
+def printed_field(text):
+    """What a call printed, as the answer carries it: base64 of its UTF-8, so the parent's count
+    of a message's values (commas, brackets) counts none of it."""
+    return base64.b64encode(text.encode("utf-8", "replace")).decode("ascii")
 
 
 class StudentFinder:
