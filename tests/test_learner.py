@@ -262,3 +262,6 @@ def test_a_reader_that_goes_away_gets_no_traceback(folder):
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 1 and "Traceback" not in err, err
+    listed = _cli(folder.parent, "list").stdout  # what was graded before the reader left is remembered
+    first = next(line for line in listed.splitlines() if "hand_scores" in line)
+    assert "✗" in first and "·" not in first, listed

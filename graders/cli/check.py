@@ -183,7 +183,7 @@ def run(parser, args) -> int:
                 print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
     finally:
         session.close()
-    remember(results, targets)
+        remember(results, targets)  # what was graded, even if the reader went away (| head) or Ctrl-C
     if args.json:
         from ..grading.results import to_gradescope
 
