@@ -117,3 +117,18 @@ def test_nothing_is_kept_where_the_sandbox_could_reach_it(store, tmp_path, monke
 def test_names_that_are_not_digests_are_refused(store):
     assert store.put("../escape", "{}") is False and store.get("../escape") is None
     assert not (store.folder.parent / "escape.json").exists()
+
+
+def test_a_verdict_under_another_name_is_not_taken(store, tmp_path):
+    path = _submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
+    live = _view(grade_file("hand_scores", path))
+    files = sorted(store.folder.glob("*.json"))
+    texts = [f.read_text() for f in files]
+    for f, text in zip(files, texts[1:] + texts[:1]):  # every file holds another's verdict
+        f.write_text(text)
+    store.forget()
+    assert _view(grade_file("hand_scores", path)) == live
+
+
+def test_the_deciders_name_sympy_and_mpmath():
+    assert "sympy " in remember._deciders() and "mpmath " in remember._deciders()

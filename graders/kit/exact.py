@@ -33,6 +33,7 @@ from .text import Memo, digest
 PROBES = (1, 2, 3, 7, 64)  # where graders evaluate an answer with symbols (d_k)
 READ_SECONDS = 8.0  # CPU seconds to read an answer and evaluate it at the probes
 MEMORY_MB = 1024  # for reading or comparing one answer
+TOO_LARGE = "the expression is too deep or too large"  # a reason that depends on the memory at hand
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,10 @@ def _read(text, symbols):
         if not isinstance(why, str):
             outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
             why = outcome.value if outcome.ok and isinstance(outcome.value, str) else None
-            if why is not None:  # read within the bounds: the same every time
-                remember.keep(name, why)
-            else:
+            if why is None:
                 why = _past_bound(outcome.why, READ_SECONDS)
+            elif why != TOO_LARGE:  # read within every bound (memory and depth among them): the same every time
+                remember.keep(name, why)
         found = (None, f"your answer could not be read: {why}") if why else _build(text, dict(symbols))
         _READ.put(key, found, 200 + 10 * len(text))
     return found
@@ -91,7 +92,7 @@ def _build(text, symbols):
     except ParseError as exc:
         return None, f"your answer could not be read: {exc}"
     except (RecursionError, MemoryError, OverflowError):
-        return None, "your answer could not be read: the expression is too deep or too large"
+        return None, f"your answer could not be read: {TOO_LARGE}"
 
 
 def _vet(text, symbols) -> str:

@@ -50,28 +50,31 @@ def recall(name: str):
         return None
     text = store.get(name)
     try:
-        return json.loads(text)["value"] if text is not None else None
+        data = json.loads(text) if text is not None else None
+        return data["value"] if data is not None and data["key"] == name else None
     except (ValueError, TypeError, KeyError):
-        return None  # unreadable: reached afresh, and kept again
+        return None  # unreadable, or a file of another name: reached afresh, and kept again
 
 
 def keep(name: str, value) -> None:
     store = _STORE.get()
     if store is not None:
-        store.put(name, json.dumps({"value": value}, separators=(",", ":")))
+        store.put(name, json.dumps({"key": name, "value": value}, separators=(",", ":")))
 
 
 @lru_cache(maxsize=None)
 def _deciders() -> str:
-    """The code and versions a verdict depends on: exact.py, equality.py, parse.py, text.py, SymPy, Python."""
+    """The code and versions a verdict depends on: exact.py, equality.py, parse.py, text.py, SymPy, mpmath, Python."""
     from importlib.metadata import PackageNotFoundError, version
 
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for name in ("exact.py", "equality.py", "parse.py", "text.py", "remember.py"):
         h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
-    try:
-        sympy = version("sympy")
-    except PackageNotFoundError:
-        sympy = "none"
-    return f"{h.hexdigest()} sympy {sympy} {sys.implementation.cache_tag}"
+    found = []
+    for dist in ("sympy", "mpmath"):  # mpmath does SymPy's numerical evaluation
+        try:
+            found.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            found.append(f"{dist} none")
+    return f"{h.hexdigest()} {'; '.join(found)} {sys.implementation.cache_tag}"
