@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import registry
 from ..kit import remember
-from ..kit.checks import Fail
+from ..kit.checks import Fail, submission_of
 from ..kit.text import call_text
 from ..sandbox import bounded as bounded_jobs
 from ..sandbox.errors import StudentError
@@ -121,9 +121,7 @@ def _run_checks(slug, checks, sub, budget, ref, functions, replay) -> list:
         if budget is not None and budget.spent:
             results.append(_zero(slug, fn, budget.message()))
             continue
-        sub.printed = ""
-        check = grade_check(slug, fn, calls, ref, functions, sub.path.name, replay)
-        results.append(with_printed(check, sub.printed))
+        results.append(grade_check(slug, fn, calls, ref, functions, sub.path.name, replay))
     return results
 
 
@@ -166,7 +164,14 @@ def _zero(slug, fn, message, outcome="failed"):
 
 
 def grade_check(slug, fn, sub, ref, functions, filename, replay=True) -> CheckResult:
-    """One check's result: ``functions`` are those the file defines (named in ``filename``)."""
+    """One check's result: ``functions`` are those the file defines (named in ``filename``).
+    A failed check's message ends with what the failing call printed (``with_printed``)."""
+    owner = submission_of(sub)  # the Submission (or notebook) that keeps what a call printed
+    owner.printed = ""
+    return with_printed(_check_result(slug, fn, sub, ref, functions, filename, replay), owner.printed)
+
+
+def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResult:
     s = fn.spec
     missing = [u for u in s.uses if u not in functions]
     if missing:

@@ -227,7 +227,7 @@ class Catalogue:
         base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
         known = base.__dict__.setdefault("_identified", {})
         if id(self) not in known:
-            inner = _innermost(sub)
+            inner = submission_of(sub)
             printed = getattr(inner, "printed", None)
             known[id(self)] = self.identify(sub)
             if printed is not None:  # the failing call's output is shown, not the probes'
@@ -255,7 +255,7 @@ class Catalogue:
 _RAISED = object()  # the student's function raised on a probe
 
 
-def _innermost(sub):
+def submission_of(sub):
     """The submission itself, inside the wrappers a check's ``sub`` may be (Replay, Budgeted)."""
     while hasattr(sub, "sub"):
         sub = sub.sub
