@@ -11,9 +11,9 @@ and notebook.py).
 Protocol. Each message is a 4-byte big-endian length followed by that many
 bytes of UTF-8 JSON. Requests arrive on REQ_FD, answers leave on RES_FD; the
 student's own stdout and stderr are ordinary pipes the parent drains and never
-parses; an answer also carries the last characters one call printed to stdout ("printed",
-base64 of their UTF-8),
-for its feedback. Values cross as plain JSON plus three tagged forms:
+parses; an answer also carries, for its feedback, the last characters one call
+printed to stdout ("printed", base64 of their UTF-8). Values cross as plain JSON
+plus three tagged forms:
 
     {"__nd__": {"dtype": "<f8", "shape": [2, 3], "b64": "..."}}   a numeric array
     {"__tuple__": [...]}                                           a tuple
@@ -223,23 +223,25 @@ def call(module, filename, req):
         return {"ok": False, "missing": True}
     args = decode(req.get("args", []))
     kwargs = decode(req.get("kwargs", {}))
-    before = snapshot(args, kwargs)
     reseed(req)
     with Printed() as printed:
-        try:
-            value = fn(*args, **kwargs)
-        except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
-            answer = {"ok": False, "error": describe_exception(exc, filename)}
-        else:
-            answer = None
-    if answer is None:
-        try:
-            answer = {"ok": True, "value": encode(value), "mutated": mutated(before, args, kwargs)}
-        except BaseException as exc:
-            answer = {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
+        answer = _answer(fn, args, kwargs, filename)
     if printed.size:
         answer["printed"] = printed_field(printed.text)
     return answer
+
+
+def _answer(fn, args, kwargs, filename):
+    before = snapshot(args, kwargs)
+    try:
+        value = fn(*args, **kwargs)
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
+        return {"ok": False, "error": describe_exception(exc, filename)}
+    try:
+        encoded = encode(value)
+    except BaseException as exc:
+        return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
+    return {"ok": True, "value": encoded, "mutated": mutated(before, args, kwargs)}
 
 
 class Printed:
