@@ -51,7 +51,7 @@ def run(fn, args=(), *, seconds: float, memory_mb: int = 1024, warm=None) -> Out
     ``args`` are pickled, so they are the grader's own data. ``seconds`` is the
     job's CPU time; it is killed after twice that of wall time, plus one.
     """
-    if _inside or not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+    if not _helper_possible():
         return _in_process(fn, args)  # in the helper's warm-up: nothing to bound
     try:
         return _shared(warm).run(fn, args, seconds, memory_mb)
@@ -67,20 +67,21 @@ def expect(warm) -> None:
 
 
 def start_expected() -> None:
-    """Start the helper now if an imported module said it will need one (``expect``)."""
-    for warm in _expected:
-        prepare(warm)
-
-
-def prepare(warm) -> None:
-    """Start this process's helper now, running ``warm``, without waiting for it: its
-    warm-up then overlaps the caller's own work until the first ``run`` needs it."""
-    if _inside or not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+    """Start this process's helper now, without waiting for it, if an imported module said it
+    will need one (``expect``): its warm-up then overlaps the caller's own work until the
+    first ``run`` needs it."""
+    if not _expected or not _helper_possible():
         return
-    helper = _shared(warm)
+    for warm in _expected:
+        helper = _shared(warm)
     with helper.lock:
         if helper.sock is None or helper.owner != os.getpid():
             helper.start()
+
+
+def _helper_possible() -> bool:
+    """Whether jobs can run in a helper here: not inside one, and with fork and fd passing."""
+    return not _inside and hasattr(os, "fork") and hasattr(socket, "send_fds")
 
 
 def _in_process(fn, args):
