@@ -17,7 +17,7 @@ verdicts across runs too (remember.py).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 
 import sympy as sp
 
@@ -67,12 +67,17 @@ def _symbols_key(symbols):
     return tuple(sorted(symbols.items()))
 
 
+def _symbols_text(symbols) -> list:
+    """A ``_symbols_key`` as text, for a verdict's key: each name with its symbol's assumptions."""
+    return [(n, sp.srepr(s)) for n, s in symbols]
+
+
 def _read(text, symbols):
     """``to_expr`` of a text: vetted in a bounded process first, then built here (remembered)."""
     key = (digest(text.encode("utf-8", "surrogatepass")), symbols)
     found = _READ.get(key)
     if found is None:
-        name = remember.key("read", key[0], [(n, sp.srepr(s)) for n, s in symbols], READ_SECONDS, MEMORY_MB)
+        name = remember.key("read", key[0], _symbols_text(symbols), READ_SECONDS, MEMORY_MB)
         why = remember.recall(name)
         if not isinstance(why, str):
             outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
@@ -131,8 +136,8 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
     if found is not None:
         return found
     if isinstance(value, (SympyText, str)):
-        name = remember.key("compare", sp.srepr(expected), key, [(n, sp.srepr(s)) for n, s in symbols],
-                            probes, seconds, READ_SECONDS, MEMORY_MB)
+        name = remember.key("compare", sp.srepr(expected), key, _symbols_text(symbols), probes, seconds,
+                            READ_SECONDS, MEMORY_MB)
         found = _verdict(remember.recall(name))
         if found is None:
             outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
@@ -143,7 +148,7 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
                                      f"{_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
                                      f"so it is left for a person to check", "undecided", timed=True)
             if not found.timed and found.outcome != "undecided":  # settled: the same every time
-                remember.keep(name, list(found.__dict__.values()))
+                remember.keep(name, list(astuple(found)))
     else:
         found = _compare(*args)
     if key is not None:
@@ -176,7 +181,7 @@ def _verdict(fields):
 
 
 def _compare_job(expected, value, symbols, probes, seconds):
-    return list(_compare(expected, value, symbols, probes, seconds).__dict__.values())
+    return list(astuple(_compare(expected, value, symbols, probes, seconds)))
 
 
 def _warm():
