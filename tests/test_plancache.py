@@ -13,6 +13,7 @@ import pytest
 
 from graders import registry
 from graders.classroom.public import copy_public
+from cases import cases, view
 from graders.grading import engine, plancache, planfile, plans
 from graders.grading.engine import ROOT, checks_of, grade_file, reference
 from graders.grading.plancache import PlanStore, plan_key
@@ -67,17 +68,7 @@ def test_what_the_format_does_not_know_is_not_stored(tmp_path):
     assert PlanStore(tmp_path).save("k", plan) is False and not list(tmp_path.iterdir())
 
 
-def _sample(slug):
-    mutants = sorted((HERE / "mutants" / slug).glob("*.py"))[:2]
-    alternatives = sorted((HERE / "alternatives" / slug).glob("*.py"))[:1]
-    return [ROOT / "solutions" / f"{slug}.py", *mutants, *alternatives]
-
-
-CASES = [(e.slug, p) for e in registry.EXERCISES for p in _sample(e.slug)]
-
-
-def _view(result):
-    return [(c.name, c.points, c.outcome, c.message) for c in result.checks]
+CASES = cases(mutants=2)
 
 
 @pytest.fixture
@@ -104,18 +95,18 @@ def test_cached_grades_equal_live_grades(slug, path, fresh_plans, monkeypatch):
 
     monkeypatch.setattr(plans, "run_recorded", no_recording)
     cached = grade_file(slug, path)
-    assert _view(live) == _view(recorded) == _view(cached)
+    assert view(live) == view(recorded) == view(cached)
     assert len(list(store.folder.glob("*.json"))) == len(checks_of(slug))
 
 
 def test_an_altered_plan_file_is_recorded_again(fresh_plans):
     store = fresh_plans()
     path = ROOT / "solutions" / "softmax.py"
-    before = _view(grade_file("softmax", path))
+    before = view(grade_file("softmax", path))
     for f in store.folder.glob("*.json"):
         f.write_text('{"format": 1, "key": "not this one", "plan": null}')
     store = fresh_plans()
-    assert _view(grade_file("softmax", path)) == before
+    assert view(grade_file("softmax", path)) == before
     assert all(json.loads(f.read_text())["key"] == f.stem for f in store.folder.glob("*.json"))
 
 
@@ -262,5 +253,5 @@ def test_a_students_copy_replays_the_shipped_plans_and_grades_as_live(tmp_path):
     expected = sorted(f"{e.slug}.{fn.__qualname__}" for e in registry.EXERCISES
                       for fn in checks_of(e.slug, hidden=False) if plans.run_recorded(fn, reference(e.slug)))
     assert got["found"] == expected and len(expected) > 30
-    live = [[list(v) for v in _view(grade_file(s, Path(p), hidden=False, replay=False))] for s, p in cases]
+    live = [[list(v) for v in view(grade_file(s, Path(p), hidden=False, replay=False))] for s, p in cases]
     assert got["views"] == live

@@ -5,34 +5,19 @@ shrink counterexamples) and a correct alternative are graded live and
 replayed; scores, outcomes and messages must be identical.
 """
 
-from pathlib import Path
-
 import pytest
 
-from graders import registry
-from graders.grading.engine import ROOT, grade_file
+from cases import cases, view
+from graders.grading.engine import grade_file
 
-HERE = Path(__file__).parent
-
-
-def _sample(slug):
-    mutants = sorted((HERE / "mutants" / slug).glob("*.py"))[:3]
-    alternatives = sorted((HERE / "alternatives" / slug).glob("*.py"))[:1]
-    return [ROOT / "solutions" / f"{slug}.py", *mutants, *alternatives]
-
-
-CASES = [(e.slug, p) for e in registry.EXERCISES for p in _sample(e.slug)]
-
-
-def _view(result):
-    return [(c.name, c.points, c.outcome, c.message) for c in result.checks]
+CASES = cases(mutants=3)
 
 
 @pytest.mark.parametrize("slug, path", CASES, ids=[f"{s}/{p.stem}" for s, p in CASES])
 def test_replay_gives_the_same_grade_as_a_live_run(slug, path):
     live = grade_file(slug, path, replay=False)
     replayed = grade_file(slug, path, replay=True)
-    assert _view(replayed) == _view(live)
+    assert view(replayed) == view(live)
 
 
 def test_examples_do_not_depend_on_which_modules_are_loaded(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cases import cases, view
 from graders.grading import engine
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.plancache import VerdictStore
@@ -16,13 +17,7 @@ from graders.sandbox import bounded
 
 HERE = Path(__file__).parent
 EXACT = ("hand_scores", "variance_proof")
-CASES = [(slug, p) for slug in EXACT
-         for p in [ROOT / "solutions" / f"{slug}.py", *sorted((HERE / "mutants" / slug).glob("*.py")),
-                   *sorted((HERE / "alternatives" / slug).glob("*.py"))]]
-
-
-def _view(result):
-    return [(c.name, c.points, c.outcome, c.message) for c in result.checks]
+CASES = cases(mutants=None, alternatives=None, slugs=EXACT)
 
 
 @pytest.fixture
@@ -57,7 +52,7 @@ def test_kept_verdicts_give_the_grades_reached_afresh(slug, source, store, tmp_p
     assert list(store.folder.glob("*.json")), "nothing was kept"
     store.forget()  # a new process, as it were
     _no_jobs(monkeypatch)
-    assert _view(grade_file(slug, path)) == _view(live)
+    assert view(grade_file(slug, path)) == view(live)
 
 
 def test_a_changed_deciding_source_finds_nothing_kept(store, tmp_path, monkeypatch):
@@ -73,13 +68,13 @@ def test_a_changed_deciding_source_finds_nothing_kept(store, tmp_path, monkeypat
 
 def test_an_unreadable_or_forged_shape_is_ignored_and_reached_afresh(store, tmp_path):
     path = _submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
-    live = _view(grade_file("hand_scores", path))
+    live = view(grade_file("hand_scores", path))
     files = sorted(store.folder.glob("*.json"))
     for i, f in enumerate(files):  # garbage, and values that are not a verdict or a reason
         f.write_text(["not json", json.dumps({"value": [2.0, "x", "passed", False]}),
                       json.dumps({"value": 5}), json.dumps({"nothing": 1})][i % 4])
     store.forget()
-    assert _view(grade_file("hand_scores", path)) == live
+    assert view(grade_file("hand_scores", path)) == live
 
 
 def test_an_undecided_or_bounded_verdict_is_not_kept(store, tmp_path, monkeypatch):
@@ -121,13 +116,13 @@ def test_names_that_are_not_digests_are_refused(store):
 
 def test_a_verdict_under_another_name_is_not_taken(store, tmp_path):
     path = _submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
-    live = _view(grade_file("hand_scores", path))
+    live = view(grade_file("hand_scores", path))
     files = sorted(store.folder.glob("*.json"))
     texts = [f.read_text() for f in files]
     for f, text in zip(files, texts[1:] + texts[:1]):  # every file holds another's verdict
         f.write_text(text)
     store.forget()
-    assert _view(grade_file("hand_scores", path)) == live
+    assert view(grade_file("hand_scores", path)) == live
 
 
 def test_the_deciders_name_sympy_and_mpmath():
