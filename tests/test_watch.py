@@ -96,6 +96,19 @@ def test_watch_checks_again_on_save_clears_the_screen_and_stops_on_ctrl_c(learne
     assert b"Traceback" not in term.seen
 
 
+def test_a_second_ctrl_c_while_watch_winds_down_shows_no_traceback(learner):
+    term = Terminal(_command() + ["watch", "softmax"], learner)
+    first = term.wait_for(b"stuck? 'attn-grade hint softmax'")
+    term.type(b"\x03")
+    term.wait_for(b"stopped watching", first)
+    try:
+        term.type(b"\x03")  # the impatient learner's second one
+    except OSError:  # it had already ended
+        pass
+    assert term.exit_status() == 0
+    assert b"Traceback" not in term.seen, term.seen[-1500:].decode(errors="replace")
+
+
 def test_watch_of_all_exercises_shows_the_first_not_at_full_marks(learner):
     shutil.copy(ROOT / "solutions" / "hand_scores.py", learner / "hand_scores.py")
     term = Terminal(_command() + ["watch", "--color", "never"], learner)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import sys
 import time
 from pathlib import Path
@@ -66,6 +67,9 @@ def run(parser, args) -> int:
             names, first = _next_save(events)
             watch.check(watch.affected(names), why=f"saved {', '.join(sorted(names))}", since=first)
     except KeyboardInterrupt:
+        # A second Ctrl-C (an impatient learner) while the sandbox and the watcher wind down
+        # would otherwise end Python's own shutdown with a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("\nstopped watching", flush=True)
         return 0
     finally:
