@@ -11,7 +11,7 @@ import pytest
 from cases import cases, view
 from graders.grading import engine
 from graders.grading.engine import ROOT, grade_file
-from graders.grading.plancache import VerdictStore
+from graders.grading.plancache import PassStore, VerdictStore
 from graders.kit import exact, remember
 from graders.sandbox import bounded
 
@@ -25,6 +25,7 @@ def store(tmp_path, monkeypatch):
     """An empty store of this test's own; the memos in memory are emptied by ``forget()``."""
     kept = VerdictStore(tmp_path / "verdicts")
     monkeypatch.setattr(engine, "VERDICTS", kept)
+    monkeypatch.setattr(engine, "PASSES", PassStore(None))  # every check runs: its verdicts are asked for
     kept.forget = lambda: (exact._READ.clear(), exact._VERDICTS.clear())
     kept.forget()
     yield kept
@@ -60,7 +61,7 @@ def test_a_changed_deciding_source_finds_nothing_kept(store, tmp_path, monkeypat
     grade_file("hand_scores", path)
     kept = len(list(store.folder.glob("*.json")))
     store.forget()
-    monkeypatch.setattr(remember, "_deciders", lambda: "exact.py as edited")
+    monkeypatch.setattr(remember, "deciders", lambda: "exact.py as edited")
     before = grade_file("hand_scores", path)
     assert len(list(store.folder.glob("*.json"))) == 2 * kept  # all reached again, under new names
     assert before.points == before.max_points
@@ -126,4 +127,4 @@ def test_a_verdict_under_another_name_is_not_taken(store, tmp_path):
 
 
 def test_the_deciders_name_sympy_and_mpmath():
-    assert "sympy " in remember._deciders() and "mpmath " in remember._deciders()
+    assert "sympy " in remember.deciders() and "mpmath " in remember.deciders()

@@ -23,7 +23,7 @@ from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
 from .budget import Budget, Budgeted
-from .plancache import PlanStore, VerdictStore, cache_folder, hidden_from, usable
+from .plancache import PassStore, PlanStore, VerdictStore, cache_folder, hidden_from, usable
 from .plans import Plans, run_check
 from .results import CheckResult, ExerciseResult, bounded
 
@@ -197,6 +197,8 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
 PLANS = Plans(PlanStore(usable(cache_folder())))
 # Settled verdicts on exact answers (kit/remember.py), beside the plans.
 VERDICTS = VerdictStore(PLANS.store.folder and PLANS.store.folder.parent / "verdicts")
+# Replays that passed, by the answers they got (plans.py, ``pass_name``), beside them.
+PASSES = PassStore(PLANS.store.folder and PLANS.store.folder.parent / "passes")
 
 
 def _execute(slug, fn, sub, ref, replay=True):
@@ -208,4 +210,4 @@ def _execute(slug, fn, sub, ref, replay=True):
         recorder = ref if ref is not None else reference(slug)
         solution = Path(recorder.__file__) if recorder is not None else None
         plan = PLANS.get(fn, recorder, solution=solution, disk=hidden_from(sub, PLANS.store.folder))
-    run_check(fn, sub, ref, plan)
+    run_check(fn, sub, ref, plan, PASSES if replay and hidden_from(sub, PASSES.folder) else None)

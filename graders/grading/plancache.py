@@ -20,6 +20,10 @@ Two places hold plans:
   inputs only (the calls a check makes and what Hypothesis drew), never an
   answer, and their key has no reference in it (students have none).
 
+Beside the plans, in the same folder and under the same rule, are the settled
+verdicts on exact answers (``verdicts/``, kit/remember.py) and the replays that
+passed (``passes/``, plans.py).
+
 Plans are stored as tagged JSON (planfile.py), never pickle: a file someone
 altered can at worst give a plan that fails to replay, and that check then
 runs live (planfile's ``decode`` rejects anything it does not expect).
@@ -102,13 +106,15 @@ def cache_folder() -> Path | None:
     return Path(base) / "attn-grade" / "plans"
 
 
-def sandbox_visible() -> list[Path]:
+@lru_cache(maxsize=None)
+def sandbox_visible() -> tuple[Path, ...]:
     """The folders a sandbox binds read-only (graders/sandbox/jail.py, build_root: /usr, /etc
-    and the zygote's library folders), and the Python installations around them."""
+    and the zygote's library folders), and the Python installations around them (the same
+    for the life of the process: asked twice for every check)."""
     libs = sysconfig.get_paths()
     paths = {"/usr", "/etc", sys.prefix, sys.base_prefix, sys.exec_prefix,
              *(libs[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))}
-    return sorted({Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p)})
+    return tuple(sorted({Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p)}))
 
 
 def usable(folder: Path | None, student_folders=()) -> Path | None:
@@ -173,6 +179,37 @@ class VerdictStore:
 
     def put(self, name: str, text: str) -> bool:
         return self.folder is not None and name.isalnum() and write_atomic(self.folder, f"{name}.json", text)
+
+
+class PassStore:
+    """Replays that passed (plans.py, ``pass_name``), in the ``passes`` folder beside the plans:
+    one file per plan, holding the names of its last ``KEEP`` passes (so the folder stays as
+    small as the plans, however often a learner re-checks), and its own key (a file copied
+    under another plan's name is not one)."""
+
+    KEEP = 8
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+
+    def _names(self, plan: str) -> list:
+        if self.folder is None or not plan.isalnum():
+            return []
+        try:
+            data = json.loads((self.folder / f"{plan}.json").read_text(encoding="utf-8"))
+            names = data["passes"] if data["key"] == plan else []
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            return []
+        return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+    def has(self, plan: str, name: str) -> bool:
+        return name in self._names(plan)
+
+    def add(self, plan: str, name: str) -> bool:
+        if self.folder is None or not plan.isalnum():
+            return False
+        names = [n for n in self._names(plan) if n != name][-(self.KEEP - 1):] + [name]
+        return write_atomic(self.folder, f"{plan}.json", json.dumps({"key": plan, "passes": names}))
 
 
 def write_atomic(folder: Path, name: str, text: str) -> bool:

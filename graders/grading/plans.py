@@ -17,6 +17,11 @@ the batch's answers while its calls follow the recording (Hypothesis draws the
 same inputs up to the first failure); from the first call that differs (the
 check branched on an answer, or Hypothesis is shrinking) calls go to the
 worker one by one, in order.
+A replay that passed is remembered (``Passes``): the next time the same batch
+gets exactly the same answers, the check is known to pass without running it
+again. A replay is a function of the check's code, its plan and those answers,
+so the pass is remembered only when nothing else decided it: no call went live
+and no time bound was met on the way (kit/remember.py, ``noting_bounds``).
 The one difference from a live run: a student function that keeps state
 between calls (NumPy's global random state, say) sees the recorded calls all
 at once, so a replay may pass where a live run would have failed, or the
@@ -26,8 +31,11 @@ other way round; the grade is still deterministic.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from dataclasses import dataclass, field
 
+from ..kit import remember
 from ..kit.mode import Mode, active
 from ..kit.text import call_text
 from ..sandbox import worker as wirefmt
@@ -40,6 +48,7 @@ from .plancache import plan_key
 class Plan:
     calls: list = field(default_factory=list)  # requests, in order
     examples: dict = field(default_factory=dict)  # for_all site -> inputs drawn, in order
+    key: str = ""  # its key in the plan cache (plancache.plan_key): everything it depends on
 
 
 class Recording:
@@ -90,12 +99,13 @@ def run_recorded(fn, ref):
     return rec.plan
 
 
-def run_check(fn, sub, ref, plan: Plan | None):
+def run_check(fn, sub, ref, plan: Plan | None, passes=None):
     """Run check ``fn`` for a student: replayed from ``plan`` when it passes, else live.
 
     The live run reuses the batch's answers for as long as its calls follow
     the recording: Hypothesis draws the same inputs up to the first failure,
-    so only the shrinking calls reach the worker one by one.
+    so only the shrinking calls reach the worker one by one. ``passes``
+    (plancache.PassStore) remembers the replays that passed.
     """
     answers = None
     if plan is not None:
@@ -104,13 +114,29 @@ def run_check(fn, sub, ref, plan: Plan | None):
         except StudentError:
             answers = None  # the batch hung or ended the worker: single calls will say which call
     if answers is not None:
-        with active(Mode(plan.examples, recording=False)):
+        name = pass_name(plan, ref, answers) if passes is not None and plan.key else None
+        if name is not None and passes.has(plan.key, name):
+            return
+        with active(Mode(plan.examples, recording=False)), remember.noting_bounds() as met:
+            replay = Replay(sub, plan, answers)
             try:
-                fn(Replay(sub, plan, answers), ref)
-                return
+                fn(replay, ref)
             except Exception:  # noqa: BLE001 - anything but a pass (NeedLive included) is graded live
                 pass
+            else:
+                if name is not None and not replay.live and not met:
+                    passes.add(plan.key, name)
+                return
     fn(Replay(sub, plan, answers) if answers is not None else sub, ref)
+
+
+def pass_name(plan: Plan, ref, answers) -> str:
+    """The name of "this plan's replay, given these answers, passes": the plan's key (the
+    check's code, its reference, the versions), whether the check has the reference, the
+    answers exactly as the worker sent them (what they printed too), and mpmath's version."""
+    h = hashlib.sha256(f"pass\0{plan.key}\0{ref is not None}\0{remember.deciders()}\0".encode())
+    h.update(json.dumps(answers, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 class Plans:
@@ -129,11 +155,13 @@ class Plans:
         if key in self.cache:
             return self.cache[key]
         found, stored = self.store.load(key, cache=disk) if self.store is not None else (False, None)
-        plan = Plan(*stored) if stored is not None else None
+        plan = Plan(*stored, key=key) if stored is not None else None
         if not found:
             if ref is None:
                 return None
             plan = run_recorded(fn, ref)
+            if plan is not None:
+                plan.key = key
             if self.store is not None and disk:
                 self.store.save(key, plan)
         self.cache[key] = plan

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 import sympy as sp
 from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 
+from .remember import bound_met
+
 
 def numerically_equal(expected, actual, probes):
     """True/False when numbers settle it at every probe point, None if they cannot."""
@@ -64,6 +66,7 @@ def time_limit(seconds):
 
     def on_alarm(signum, frame):
         fired.append(True)
+        bound_met()
         raise TimeUp
 
     old = signal.signal(signal.SIGALRM, on_alarm)

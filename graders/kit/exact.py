@@ -78,17 +78,19 @@ def _read(text, symbols):
     found = _READ.get(key)
     if found is None:
         name = remember.key("read", key[0], _symbols_text(symbols), READ_SECONDS, MEMORY_MB)
-        why = remember.recall(name)
+        why, past = remember.recall(name), False
         if not isinstance(why, str):
             outcome = bounded.run(_vet, (text, symbols), seconds=READ_SECONDS, memory_mb=MEMORY_MB, warm=_warm)
             why = outcome.value if outcome.ok and isinstance(outcome.value, str) else None
             if why is None:
-                why = _past_bound(outcome.why, READ_SECONDS)
+                why, past = _past_bound(outcome.why, READ_SECONDS), True
             elif why != TOO_LARGE:  # read within every bound (memory and depth among them): the same every time
                 remember.keep(name, why)
-        found = (None, f"your answer could not be read: {why}") if why else _build(text, dict(symbols))
+        found = ((None, f"your answer could not be read: {why}") if why else _build(text, dict(symbols))), past
         _READ.put(key, found, 200 + 10 * len(text))
-    return found
+    if found[1]:
+        remember.bound_met()  # stopped at a bound: another run may read it
+    return found[0]
 
 
 def _build(text, symbols):
@@ -134,6 +136,8 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
     key = _value_key(value)
     found = None if key is None else _VERDICTS.get((expected, key, *args[2:]))
     if found is not None:
+        if found.timed:
+            remember.bound_met()
         return found
     if isinstance(value, (SympyText, str)):
         name = remember.key("compare", sp.srepr(expected), key, _symbols_text(symbols), probes, seconds,
@@ -153,6 +157,8 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
         found = _compare(*args)
     if key is not None:
         _VERDICTS.put((expected, key, *args[2:]), found, 300 + len(found.message))
+    if found.timed:
+        remember.bound_met()  # reached at a time bound: another run may decide otherwise
     return found
 
 

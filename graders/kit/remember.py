@@ -10,6 +10,10 @@ sandbox can see or write it (graders/grading/plancache.py, VerdictStore). A
 verdict reached at a time bound (undecided, or past a bound) is never kept.
 Without a store (in a notebook, or a cache a sandbox could reach) nothing is
 kept and every verdict is reached afresh: the same one.
+
+The grading engine also remembers whole checks that passed (grading/plans.py);
+``noting_bounds`` tells it whether a time bound was met on the way
+(``bound_met``), which would make that pass not the same every time.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 _STORE = contextvars.ContextVar("attn_verdict_store", default=None)
+_BOUNDS = contextvars.ContextVar("attn_bounds_met", default=None)
 
 
 @contextmanager
@@ -35,10 +40,28 @@ def using(store):
         _STORE.reset(token)
 
 
+@contextmanager
+def noting_bounds():
+    """A list, empty unless a time or memory bound was met inside the block (``bound_met``)."""
+    met = []
+    token = _BOUNDS.set(met)
+    try:
+        yield met
+    finally:
+        _BOUNDS.reset(token)
+
+
+def bound_met() -> None:
+    """Something was decided by a bound (a time limit fired, a job was stopped): note it."""
+    met = _BOUNDS.get()
+    if met is not None:
+        met.append(True)
+
+
 def key(kind: str, *parts) -> str:
     """The name of one verdict: its kind, its inputs (as text) and what decides it."""
     h = hashlib.sha256()
-    for part in (kind, _deciders(), *parts):
+    for part in (kind, deciders(), *parts):
         h.update(str(part).encode("utf-8", "surrogatepass") + b"\0")
     return h.hexdigest()
 
@@ -63,7 +86,7 @@ def keep(name: str, value) -> None:
 
 
 @lru_cache(maxsize=None)
-def _deciders() -> str:
+def deciders() -> str:
     """The code and versions a verdict depends on: exact.py, equality.py, parse.py, text.py, SymPy, mpmath, Python."""
     from importlib.metadata import PackageNotFoundError, version
 
