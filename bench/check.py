@@ -124,7 +124,10 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
         work = Path(tmp) / "exercises"
         shutil.copytree(ROOT / "solutions", work, ignore=shutil.ignore_patterns("*.md", "__pycache__"))
-        env = {**os.environ, "NO_COLOR": "1"}
+        # As a learner's Python runs: compiled modules are kept (a machine-wide
+        # PYTHONDONTWRITEBYTECODE would make every run compile the graders again).
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["NO_COLOR"] = "1"
         print(f"attn-grade check on the reference solutions, median of {args.repeat} runs", file=sys.stderr)
         yard, cold, warm = bench_checks(args.slugs, args.repeat, work, env)
         watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache")}
