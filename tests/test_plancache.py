@@ -110,6 +110,23 @@ def test_an_altered_plan_file_is_recorded_again(fresh_plans):
     assert all(json.loads(f.read_text())["key"] == f.stem for f in store.folder.glob("*.json"))
 
 
+def test_stored_inputs_that_do_not_decode_are_graded_live(fresh_plans, tmp_path, monkeypatch):
+    store = fresh_plans()
+    path = HERE / "mutants" / "softmax" / "no_max_shift.py"
+    before = view(grade_file("softmax", path))
+    altered = 0
+    for f in store.folder.glob("*.json"):
+        data = json.loads(f.read_text())
+        if data["plan"] and data["plan"]["examples"]:
+            data["plan"]["examples"][0][0] = ["../outside.py", 1]  # decoded only when replayed
+            f.write_text(json.dumps(data))
+            altered += 1
+    assert altered
+    fresh_plans()
+    monkeypatch.setattr(engine, "PASSES", plancache.PassStore(tmp_path / "no-passes-yet"))
+    assert view(grade_file("softmax", path)) == before
+
+
 def test_the_key_covers_grader_kit_sandbox_solution_and_versions(tmp_path, monkeypatch):
     copy = copy_public(tmp_path, "graders")
     solution = tmp_path / "softmax.py"

@@ -144,7 +144,7 @@ class PlanStore:
                 continue
             try:
                 data = json.loads((where / f"{key}.json").read_text(encoding="utf-8"))
-                return True, plan_from_json(data, key)
+                return True, plan_from_json(data, key, lazy=True)
             except FileNotFoundError:
                 continue
             except (OSError, ValueError, KeyError, TypeError, IndexError, Unsupported):

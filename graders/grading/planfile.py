@@ -30,21 +30,48 @@ def plan_to_json(plan, key: str) -> dict:
     return {"format": FORMAT, "key": key, "plan": {"calls": [encode(c) for c in plan.calls], "examples": examples}}
 
 
-def plan_from_json(data: dict, key: str):
-    """(calls, examples) of a stored plan (plans.py's Plan), or None."""
+def plan_from_json(data: dict, key: str, *, lazy: bool = False):
+    """(calls, examples) of a stored plan (plans.py's Plan), or None. ``lazy``: the examples
+    are decoded only when a replay first asks for them (``Examples``): a remembered pass
+    (plans.py) needs only the calls."""
     if data["format"] != FORMAT or data["key"] != key:
         raise ValueError("another format or key")
     body = data["plan"]
     if body is None:
         return None
-    calls, examples = [decode(c) for c in body["calls"]], {}
-    for where, n, xs in body["examples"]:
+    calls = [decode(c) for c in body["calls"]]
+    if not all(isinstance(c, dict) for c in calls) or not isinstance(body["examples"], list):
+        raise ValueError("bad call")
+    return calls, (Examples(body["examples"]) if lazy else examples_from_json(body["examples"]))
+
+
+def examples_from_json(stored: list) -> dict:
+    examples = {}
+    for where, n, xs in stored:
         if not isinstance(n, int) or not isinstance(xs, list):
             raise ValueError("bad site")
         examples[(*_site_in(where), n)] = [decode(x) for x in xs]
-    if not all(isinstance(c, dict) for c in calls):
-        raise ValueError("bad call")
-    return calls, examples
+    return examples
+
+
+class Examples:
+    """A stored plan's ``for_all`` inputs, decoded on the first ``get`` (kit/mode.py's only
+    question in a replay). Stored inputs that do not decode raise ValueError there, and
+    the check is graded live."""
+
+    def __init__(self, stored: list):
+        self.stored, self.decoded = stored, None
+
+    def _all(self) -> dict:
+        if self.decoded is None:
+            self.decoded = examples_from_json(self.stored)
+        return self.decoded
+
+    def get(self, site, default=None):
+        return self._all().get(site, default)
+
+    def items(self):
+        return self._all().items()
 
 
 def _site_out(where) -> list:
