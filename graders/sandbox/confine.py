@@ -38,12 +38,26 @@ DENIED = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root", "move_
 NOFILE = 256  # open files; 64 where no cgroup bounds the sandbox
 NPROC_WITHOUT_CGROUP = 16
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+def _open_libc():
+    """The C library: by its usual name first (find_library runs ``ldconfig -p``, about 5 ms each time)."""
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+
+
+_libc = _open_libc()
+
+
+def _seccomp_names():
+    yield "libseccomp.so.2"  # its usual name first, as for libc
+    yield ctypes.util.find_library("seccomp")
 
 
 def _load_libseccomp():
     """libseccomp, opened now: in the zygote, before any sandbox hides the host's files."""
-    for name in (ctypes.util.find_library("seccomp"), "libseccomp.so.2"):
+    for name in _seccomp_names():
         if name:
             try:
                 lib = ctypes.CDLL(name, use_errno=True)
