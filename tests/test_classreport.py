@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import json
 import os
 import re
 import shutil
@@ -139,6 +140,22 @@ def test_a_script_error_would_be_seen(tmp_path):
                     ".errors=1};</script><script>nope();</script></body>")
     done = _chromium(page, tmp_path, "--dump-dom")
     assert 'data-errors="1"' in done.stdout
+
+
+def test_a_narrow_window_scrolls_tables_not_the_page(report, tmp_path):
+    """At 800 px the wide tables scroll inside their own box; the page never scrolls sideways."""
+    _, out, _, _ = report
+    probe = tmp_path / "probe.html"
+    probe.write_text(
+        "<!doctype html><body><iframe id=f style='width:800px;height:600px;border:0'></iframe><script>"
+        "var f=document.getElementById('f');f.onload=function(){var r=f.contentDocument.documentElement;"
+        "document.body.dataset.overflow=r.scrollWidth-r.clientWidth;document.body.dataset.tables="
+        "f.contentDocument.querySelectorAll('table').length};"
+        f"f.src={json.dumps((out / 'report.html').as_uri())};</script></body>")
+    done = _chromium(probe, tmp_path, "--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files")
+    body = re.search(r"<body[^>]*>", done.stdout)
+    assert body and 'data-tables="3"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]
+    assert 'data-overflow="0"' in body.group(), body.group()
 
 
 def test_a_screenshot_is_not_blank(report, tmp_path):

@@ -23,7 +23,7 @@ h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}table{border-c
 td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;overflow-x:auto;font-size:13px}img{max-width:100%}
-.muted{color:#777}
+.muted{color:#777}.wide{overflow-x:auto}
 """
 SCRIPT = """
 window.onerror=function(){document.body.dataset.errors=(+document.body.dataset.errors||0)+1};
@@ -105,14 +105,15 @@ def render(klass: analysis.Class) -> str:
                     f"{6 * it.not_attempted / it.students:.2f}em'></span></td>"
                     f"<td>{e(hint) + f' <span class=muted>({_pct(k, it.wrong)} of the wrong)</span>' if hint else ''}"
                     f"</td></tr>")
-    parts.append("<table class=sortable id=items><thead><tr><th>exercise</th><th>check</th><th class=n>lost</th>"
-                 "<th class=n>wrong</th><th class=n>not attempted</th><th></th><th>most common hint</th></tr>"
-                 f"</thead><tbody>{''.join(rows)}</tbody></table>" if rows else "<p>No check lost points.</p>")
+    parts.append("<div class=wide><table class=sortable id=items><thead><tr><th>exercise</th><th>check</th>"
+                 "<th class=n>lost</th><th class=n>wrong</th><th class=n>not attempted</th><th></th>"
+                 f"<th>most common hint</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+                 if rows else "<p>No check lost points.</p>")
     known = analysis.mistakes(klass)
     parts.append("<h2>Known mistakes across the class</h2>" + (
-        "<table id=mistakes><thead><tr><th>it looks like …</th><th class=n>students</th></tr></thead><tbody>" +
-        "".join(f"<tr><td>{e(h)}</td><td class=n>{k} ({_pct(k, n)})</td></tr>" for h, k, _ in known) +
-        "</tbody></table>" if known else "<p>No known mistake was recognised.</p>"))
+        "<div class=wide><table id=mistakes><thead><tr><th>it looks like …</th><th class=n>students</th></tr>"
+        "</thead><tbody>" + "".join(f"<tr><td>{e(h)}</td><td class=n>{k} ({_pct(k, n)})</td></tr>"
+                                    for h, k, _ in known) + "</tbody></table></div>" if known else "<p>No known mistake was recognised.</p>"))
     errs = analysis.errors(klass)
     parts.append("<h2>Submissions that could not be graded</h2>" + ("".join(
         f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
@@ -141,8 +142,9 @@ def _students(klass: analysis.Class) -> str:
         pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {s.total:g}/{klass.max_total:g}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
-            f"</p><table class=sortable id=students><thead><tr><th>student</th>{head}<th class=n>total</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table><h2>Feedback</h2>{''.join(pages)}")
+            f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
+            f"<th class=n>total</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+            f"<h2>Feedback</h2>{''.join(pages)}")
 
 
 # ------------------------------------------------------------------ the command
