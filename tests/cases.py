@@ -25,3 +25,12 @@ def cases(mutants: int | None, alternatives: int | None = 1, slugs=None) -> list
 def view(result):
     """Each check's name, points, outcome and message: what must not change between gradings."""
     return [(c.name, c.points, c.outcome, c.message) for c in result.checks]
+
+
+def submit(tmp_path: Path, slug: str, source: Path) -> Path:
+    """``source`` saved as ``<slug>.py`` in a student folder below ``tmp_path``."""
+    folder = tmp_path / "student"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{slug}.py"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return path

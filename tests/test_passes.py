@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cases import cases, view
+from cases import cases, submit, view
 from graders.grading import engine, plans
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.plancache import PassStore
@@ -148,14 +148,6 @@ def passes(tmp_path, monkeypatch):
     return kept
 
 
-def _submit(tmp_path, slug, source: Path) -> Path:
-    folder = tmp_path / "student"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{slug}.py"
-    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    return path
-
-
 def _counting_replays(monkeypatch) -> list:
     made = []
     real = plans.Replay
@@ -169,7 +161,7 @@ def _counting_replays(monkeypatch) -> list:
 
 @pytest.mark.parametrize("slug, source", CASES, ids=[f"{s}/{p.stem}" for s, p in CASES])
 def test_remembered_passes_give_the_grades_reached_afresh(slug, source, passes, tmp_path, monkeypatch):
-    path = _submit(tmp_path, slug, source)
+    path = submit(tmp_path, slug, source)
     fresh = grade_file(slug, path)
     kept = len(list(passes.folder.glob("*.json"))) if passes.folder.exists() else 0
     made = _counting_replays(monkeypatch)
@@ -181,7 +173,7 @@ def test_remembered_passes_give_the_grades_reached_afresh(slug, source, passes, 
 
 
 def test_a_changed_plan_finds_no_pass(passes, tmp_path, monkeypatch):
-    path = _submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
+    path = submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
     grade_file("softmax", path)
     kept = len(list(passes.folder.glob("*.json")))
     monkeypatch.setattr(engine, "PLANS", plans.Plans(engine.PLANS.store))
@@ -194,7 +186,7 @@ def test_a_changed_plan_finds_no_pass(passes, tmp_path, monkeypatch):
 
 
 def test_no_pass_is_kept_where_the_sandbox_reaches(tmp_path, monkeypatch):
-    path = _submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
+    path = submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
     inside = PassStore(path.parent / "cache" / "passes")
     monkeypatch.setattr(engine, "PASSES", inside)
     assert grade_file("softmax", path).points == 10

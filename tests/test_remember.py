@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cases import cases, view
+from cases import cases, submit, view
 from graders.grading import engine
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.plancache import PassStore, VerdictStore
@@ -32,14 +32,6 @@ def store(tmp_path, monkeypatch):
     kept.forget()
 
 
-def _submit(tmp_path, slug, source: Path) -> Path:
-    folder = tmp_path / "student"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{slug}.py"
-    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    return path
-
-
 def _no_jobs(monkeypatch):
     def refuse(fn, args=(), **kw):
         raise AssertionError(f"{fn.__name__} ran: its verdict should have come from the store")
@@ -48,7 +40,7 @@ def _no_jobs(monkeypatch):
 
 @pytest.mark.parametrize("slug, source", CASES, ids=[f"{s}/{p.stem}" for s, p in CASES])
 def test_kept_verdicts_give_the_grades_reached_afresh(slug, source, store, tmp_path, monkeypatch):
-    path = _submit(tmp_path, slug, source)
+    path = submit(tmp_path, slug, source)
     live = grade_file(slug, path)
     assert list(store.folder.glob("*.json")), "nothing was kept"
     store.forget()  # a new process, as it were
@@ -57,7 +49,7 @@ def test_kept_verdicts_give_the_grades_reached_afresh(slug, source, store, tmp_p
 
 
 def test_a_changed_deciding_source_finds_nothing_kept(store, tmp_path, monkeypatch):
-    path = _submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
+    path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
     grade_file("hand_scores", path)
     kept = len(list(store.folder.glob("*.json")))
     store.forget()
@@ -68,7 +60,7 @@ def test_a_changed_deciding_source_finds_nothing_kept(store, tmp_path, monkeypat
 
 
 def test_an_unreadable_or_forged_shape_is_ignored_and_reached_afresh(store, tmp_path):
-    path = _submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
+    path = submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
     live = view(grade_file("hand_scores", path))
     files = sorted(store.folder.glob("*.json"))
     for i, f in enumerate(files):  # garbage, and values that are not a verdict or a reason
@@ -80,7 +72,7 @@ def test_an_unreadable_or_forged_shape_is_ignored_and_reached_afresh(store, tmp_
 
 def test_an_undecided_or_bounded_verdict_is_not_kept(store, tmp_path, monkeypatch):
     monkeypatch.setattr(bounded, "run", lambda fn, args=(), **kw: bounded.Outcome(False, why="time"))
-    path = _submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
+    path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
     result = grade_file("hand_scores", path)
     assert result.points < result.max_points  # every text answer was past a bound
     assert not store.folder.exists() or not list(store.folder.glob("*.json"))
@@ -94,7 +86,7 @@ def test_a_verdict_reached_at_a_time_bound_is_not_kept(timed, store, tmp_path, m
         return bounded.Outcome(True, [0.0, "not right", "failed", timed]) if fn is exact._compare_job else real(fn, args, **kw)
 
     monkeypatch.setattr(bounded, "run", run)
-    path = _submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
+    path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
     assert grade_file("hand_scores", path).points < 8
     kept = [json.loads(f.read_text())["value"] for f in store.folder.glob("*.json")]
     compared = [v for v in kept if isinstance(v, list)]
@@ -104,7 +96,7 @@ def test_a_verdict_reached_at_a_time_bound_is_not_kept(timed, store, tmp_path, m
 
 def test_nothing_is_kept_where_the_sandbox_could_reach_it(store, tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "hidden_from", lambda sub, folder: False)
-    path = _submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
+    path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
     result = grade_file("hand_scores", path)
     assert result.points == result.max_points
     assert not store.folder.exists()
@@ -116,7 +108,7 @@ def test_names_that_are_not_digests_are_refused(store):
 
 
 def test_a_verdict_under_another_name_is_not_taken(store, tmp_path):
-    path = _submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
+    path = submit(tmp_path, "hand_scores", HERE / "mutants" / "hand_scores" / "no_scaling.py")
     live = view(grade_file("hand_scores", path))
     files = sorted(store.folder.glob("*.json"))
     texts = [f.read_text() for f in files]

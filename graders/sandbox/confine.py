@@ -38,16 +38,10 @@ DENIED = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root", "move_
 NOFILE = 256  # open files; 64 where no cgroup bounds the sandbox
 NPROC_WITHOUT_CGROUP = 16
 
-
-def _open_libc():
-    """The C library: by its usual name first (find_library runs ``ldconfig -p``, about 5 ms each time)."""
-    try:
-        return ctypes.CDLL("libc.so.6", use_errno=True)
-    except OSError:
-        return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-
-
-_libc = _open_libc()
+try:  # glibc's usual name first: find_library runs "ldconfig -p" (about 5 ms) each time
+    _libc = ctypes.CDLL("libc.so.6", use_errno=True)
+except OSError:
+    _libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
 
 
 def _seccomp_names():

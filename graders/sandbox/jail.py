@@ -35,16 +35,10 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 DEVICES = ("null", "zero", "random", "urandom")
 SCRATCH = "/scratch"  # where a student's files are, inside the sandbox
 
-
-def _open_libc():
-    """The C library: by its usual name first (find_library runs ``ldconfig -p``, about 5 ms each time)."""
-    try:
-        return ctypes.CDLL("libc.so.6", use_errno=True)
-    except OSError:
-        return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-
-
-_libc = _open_libc()
+try:  # glibc's usual name first: find_library runs "ldconfig -p" (about 5 ms) each time
+    _libc = ctypes.CDLL("libc.so.6", use_errno=True)
+except OSError:
+    _libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
 
 
 def _check(result, what):
