@@ -161,6 +161,24 @@ def test_no_hint_leaks_an_answer():
 def test_near_misses_get_a_suggestion(folder, capsys, word, words):
     code, _, err = run(capsys, "check", word, "--dir", folder)
     assert code == 2 and words in err
+    assert "usage:" not in err  # the suggestion alone, not buried under the command's usage
+
+
+def test_the_learners_lines_fit_80_columns(folder, capsys, monkeypatch):
+    from graders.cli.term import fit
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "list", "--dir", folder)
+    rows = [line for line in out.splitlines() if line.startswith("  ")]  # one per exercise
+    assert code == 0 and len(rows) == 7 and max(len(line) for line in rows) <= 80, out
+    said = fit("next: hand_scores — read lesson 1 (../course/lessons/01_queries_keys_values.ipynb), "
+               "then 'attn-grade check hand_scores'", stream=Terminal())
+    assert max(len(line) for line in said.splitlines()) <= 80 and len(said.splitlines()) > 1
+    assert "'attn-grade check hand_scores'" in said.splitlines()[-1]  # a command is never split
 
 
 def test_a_misnamed_file_is_named_with_what_to_rename_it_to(folder, capsys):

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .state import State
-from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, resolve, shown
+from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, refuse, resolve, shown
 
 
 def register(sub, epilog: str) -> None:
@@ -52,11 +52,11 @@ def add_grading_options(p) -> None:
 def folder_of(parser, args) -> Path:
     if args.dir is not None:
         if not args.dir.is_dir():
-            parser.error(f"--dir {args.dir}: no such folder (it should hold your <slug>.py files)")
+            refuse(parser, f"--dir {args.dir}: no such folder (it should hold your <slug>.py files)")
         return args.dir
     found = find_folder()
     if found is None:
-        parser.error(f"no exercises/ folder in {shown(Path.cwd())} or above it: run attn-grade inside the "
+        refuse(parser, f"no exercises/ folder in {shown(Path.cwd())} or above it: run attn-grade inside the "
                      f"project (or the student bundle), or pass --dir FOLDER")
     return found
 
@@ -65,7 +65,7 @@ def targets_of(parser, words, folder: Path) -> list[Target]:
     try:
         found = [resolve(w, folder) for w in words] if words else [Target(s, folder / f"{s}.py") for s in SLUGS]
     except Unknown as exc:
-        parser.error(str(exc))
+        refuse(parser, str(exc))
     return list(dict.fromkeys(found))
 
 
@@ -167,7 +167,7 @@ def run(parser, args) -> int:
     for t in targets:
         session.prepare(t.path.parent)
     from ..grading.report import render_text  # the graders load while the sandbox starts
-    from .term import wants_color
+    from .term import fit, wants_color
     from .progress import has_hidden
 
     color = wants_color(args)
@@ -190,7 +190,7 @@ def run(parser, args) -> int:
         print(json.dumps(to_gradescope(results), indent=2))
     else:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
-        print(after_words(results, targets))
+        print(fit(after_words(results, targets)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
 
 
@@ -211,6 +211,8 @@ def after_words(results, targets) -> str:
     from .progress import next_words
 
     behind = [r for r in results if r.points < r.max_points]
+    if behind and behind[0].missing:
+        return f"the checks look for {behind[0].exercise}.py: save your work under that name"
     if behind:
         slug = behind[0].exercise
         return f"stuck on {slug}? 'attn-grade hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import registry
 from .state import State
-from .where import SLUGS, Unknown, find_folder, resolve, shown
+from .where import SLUGS, Unknown, find_folder, refuse, resolve, shown
 
 HINTS = Path(__file__).resolve().parents[1] / "hints"
 
@@ -93,7 +93,7 @@ def register(sub) -> None:
 def run(parser, args) -> int:
     folder = args.dir or find_folder()
     if folder is None:
-        parser.error("no exercises/ folder here or above; run this inside the project or pass --dir")
+        refuse(parser, "no exercises/ folder here or above; run this inside the project or pass --dir")
     state = State(folder)
     if args.reset and not args.exercise:
         state.data["hints"] = {}
@@ -103,7 +103,7 @@ def run(parser, args) -> int:
     try:
         slug = resolve(args.exercise, folder).slug if args.exercise else _current(state)
     except Unknown as exc:
-        parser.error(str(exc))
+        refuse(parser, str(exc))
     hints = hints_of(slug).hints
     if args.reset:
         state.set_hint_level(slug, 0)

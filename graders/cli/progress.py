@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import registry
 from .hint import hints_of, lesson_number, lesson_words
 from .state import State
+from .term import fit
 from .where import SLUGS, find_folder, shown
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -99,10 +100,10 @@ def render(state: State | None, folder: Path | None, *, color: bool = False) -> 
     for i, e in enumerate(registry.EXERCISES, 1):
         mark, code, points, note = status(state, e.slug, folder)
         n = lesson_number(hints_of(e.slug).lesson)
-        lines.append(f"  {i}. {paint(mark, code)} {e.slug:<15} {points:>7}   lesson {n}  {e.title}{paint(note, DIM)}")
+        lines.append(f"  {i}. {paint(mark, code)} {e.slug:<14} {points:>5}  lesson {n}  {e.title}{paint(note, DIM)}")
     if not has_hidden():
         lines.append(paint("  (points of the public checks: the hidden ones run when your instructor grades)", DIM))
     if state is not None:
         lines.append("")
-        lines.append(next_words(state, folder))
+        lines.append(fit(next_words(state, folder)))
     return "\n".join(lines)

@@ -1,8 +1,9 @@
-"""The terminal: whether to colour, and how to clear the screen."""
+"""The terminal: whether to colour, how to clear the screen, and how wide a line may be."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
@@ -12,3 +13,20 @@ def wants_color(args) -> bool:
     """--color always, or auto on a terminal unless NO_COLOR is set."""
     return args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                       and "NO_COLOR" not in os.environ)
+
+
+def fit(text: str, hang: int = 2, stream=None) -> str:
+    """``text`` wrapped at spaces to the terminal's width, as the reports are (grading/report.py),
+    its continuation lines ``hang`` spaces in, never inside a 'quoted command'; as it is when
+    nothing says how wide to be."""
+    from ..grading.report import terminal_width, wrap
+
+    width = terminal_width(stream)
+    lines = []
+    for part in text.split("\n"):
+        whole = re.sub(r"'[^'\n]*'", lambda m: m.group().replace(" ", NBSP), part)
+        lines += [line.replace(NBSP, " ") for line in wrap(whole, 0, width, hang)]
+    return "\n".join(lines)
+
+
+NBSP = "\u00a0"  # textwrap never breaks there

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .check import Session, add_grading_options, folder_of, mentions_sympy, remember
 from .state import State
-from .term import CLEAR
-from .where import SLUGS, Target, Unknown, near_files, resolve, shown
+from .term import CLEAR, fit
+from .where import SLUGS, Target, Unknown, near_files, refuse, resolve, shown
 
 SETTLE = 0.05  # seconds without a new event before checking: an editor's save is several events
 
@@ -46,7 +46,7 @@ def run(parser, args) -> int:
     try:
         only = resolve(args.exercise, folder) if args.exercise else None
     except Unknown as exc:
-        parser.error(str(exc))
+        refuse(parser, str(exc))
     if only is not None and only.path.parent.resolve() != folder:
         folder = only.path.parent.resolve()
     files = [only.path] if only is not None else sorted(folder.glob("*.py"))
@@ -142,15 +142,15 @@ class Watch:
         out = [CLEAR if self.tty else "\n" + "─" * 78]
         when = f", checked {took:.2f} s after the save" if took is not None else ""
         head = f"attn-grade watch · {shown(self.folder)}/ · {why or 'first check'}{when}"
-        out.append(f"{head}   (Ctrl-C to stop)\n")
+        out.append(fit(f"{head}   (Ctrl-C to stop)") + "\n")
         state = State(self.folder)
         if self.only is None:
             out.append(render(state, self.folder, color=self.color))
             out.append("")
         slug = self.current()
         if slug is None:
-            out.append(f"{self.only.slug if self.only else 'every exercise'} at full marks. "
-                       + next_words(state, self.folder))
+            out.append(fit(f"{self.only.slug if self.only else 'every exercise'} at full marks. "
+                           + next_words(state, self.folder)))
         else:
             out.append(render_text([self.results[slug]], color=self.color, totals=False, only_failed=True))
             out.append(f"save {slug}.py to check again · stuck? 'attn-grade hint {slug}'")

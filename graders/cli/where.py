@@ -18,6 +18,17 @@ from .. import registry
 SLUGS = [e.slug for e in registry.EXERCISES]
 
 
+def refuse(parser, message: str):
+    """What the learner typed names nothing here (an exercise, a file, a folder): say so, with
+    the suggestion, in a line or two, without argparse's usage block, which would bury it.
+    Exit status 2, as for any usage error."""
+    import sys
+
+    from .term import fit
+
+    parser.exit(2, fit(f"{parser.prog}: error: {message}", stream=sys.stderr) + "\n")
+
+
 class Unknown(ValueError):
     """A word that names no exercise; the message says what was meant, where it can tell."""
 
@@ -119,4 +130,4 @@ def missing_file_hint(folder: Path, slug: str) -> str:
     if not near:
         return ""
     names = " and ".join(near[:2])
-    return f"there is {names} in {shown(folder)}/: rename it to {slug}.py"
+    return f"there is {names} beside it: rename it to {slug}.py"  # the problem has named the folder

@@ -69,7 +69,7 @@ def terminal_width(stream=None):
     return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns)
 
 
-def _wrap(text: str, indent: int, width, hang: int = 0) -> list:
+def wrap(text: str, indent: int, width, hang: int = 0) -> list:
     """``text`` indented by ``indent`` spaces, wrapped at spaces to ``width`` (None: not wrapped);
     continuation lines line up ``hang`` further in, under the text they continue."""
     lead = " " * indent
@@ -85,13 +85,13 @@ def _check_lines(c, color, width) -> list:
     code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
     tag = "" if c.visibility == "public" else " (hidden)"
     mark = MARKS.get(c.outcome, "✗")
-    head = _wrap(f"{mark} {c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]", 2, width, hang=2)
+    head = wrap(f"{mark} {c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]", 2, width, hang=2)
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:
         head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
     # a line the student's code printed ("  | ...") continues after its bar
     return head + [w for text in c.message.splitlines()
-                   for w in _wrap(text, 6, width, hang=2 if text.startswith("  | ") else 0)]
+                   for w in wrap(text, 6, width, hang=2 if text.startswith("  | ") else 0)]
 
 
 def _painted(lines, code, color):
@@ -99,10 +99,10 @@ def _painted(lines, code, color):
 
 
 def _exercise_lines(r, color, only_failed, width) -> list:
-    lines = _painted(_wrap(f"{r.exercise} — {r.title}", 0, width), BOLD, color)
+    lines = _painted(wrap(f"{r.exercise} — {r.title}", 0, width), BOLD, color)
     problem = r.problem or _common_problem(r)
     if problem:  # nothing could be graded: say why once, not once per check
-        lines += _painted(_wrap(f"✗ {problem}", 2, width, hang=2), RED, color)
+        lines += _painted(wrap(f"✗ {problem}", 2, width, hang=2), RED, color)
         return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
     repeats = _same_causes(r.checks)
     for i, c in enumerate(r.checks):
@@ -115,7 +115,7 @@ def _exercise_lines(r, color, only_failed, width) -> list:
             got, of = sum(m.points for m in more), sum(m.max_points for m in more)
             text = (f"✗ and {len(more)} more check{'s' if len(more) > 1 else ''} stopped at the same error  "
                     f"[{_pts(got)}/{_pts(of)}]: {names}")
-            more_lines = _wrap(text, 2, width, hang=2)
+            more_lines = wrap(text, 2, width, hang=2)
             more_lines[0] = more_lines[0].replace("✗", _paint("✗", RED, color), 1)
             lines += more_lines
     return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
