@@ -96,7 +96,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     if path.is_symlink():
         result.problem = f"{path.name} is a symbolic link; submit the file itself"
     elif not path.is_file():
-        result.problem = f"{path.name} was not found in the folder {path.parent.name}/"
+        result.problem = f"{path.name} was not found in the folder {path.absolute().parent.name}/"
         result.missing = True
     else:
         with Submission(path, call_timeout=call_timeout, worker=worker,

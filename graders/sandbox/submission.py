@@ -226,8 +226,9 @@ def _import_message(filename, info):
     where = f" at {info['where']}" if info["where"] else ""
     if kind == "SyntaxError" and "codec can't decode" in msg:  # how compile() reports bytes that are not UTF-8
         return f"{filename} is not valid UTF-8 text{where}: {msg}; save it as UTF-8"
-    if kind == "SyntaxError":
-        return f"{filename} has a syntax error{where}: {msg}"
+    if kind == "SyntaxError":  # what is wrong first, then the line (so "def f(x)" never reads as "def f(x):")
+        line, _, code = (info["where"] or "").partition(": ")
+        return f"{filename} has a syntax error{' at ' + line if line else ''} ({msg})" + (f": {code}" if code else "")
     if kind == "UnicodeDecodeError":
         return f"{filename} is not valid UTF-8 text: {msg}"
     if kind in ("SystemExit", "KeyboardInterrupt"):
