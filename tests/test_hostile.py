@@ -237,6 +237,9 @@ class MemoryWatch:
         except (OSError, ValueError) as exc:
             peak, self.why = None, f"no peak figure ({exc})"
         Path(self.base, "cgroup.procs").write_text(str(os.getpid()))
+        deadline = time.monotonic() + 10  # sandboxes end, and their cgroups go, just after the batch
+        while time.monotonic() < deadline and any(d != self.dir for d, _, _ in os.walk(self.dir)):
+            time.sleep(0.1)
         left = sorted(str(Path(d).relative_to(self.dir)) for d, _, _ in os.walk(self.dir) if d != self.dir)
         for d, _, _ in sorted(os.walk(self.dir), key=lambda w: -len(w[0])):  # the deepest first
             for pid in Path(d, "cgroup.procs").read_text().split():
