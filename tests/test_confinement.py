@@ -4,7 +4,9 @@ exercise files. Each property is checked only where the sandbox says it is in fo
 
 import ctypes
 import os
+import signal
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -202,6 +204,33 @@ def test_a_zygote_removes_its_cgroups_and_those_of_zygotes_that_died(tmp_path):
     assert [p.name for p in parent.glob(f"{cgroups.PREFIX}{pid}-*")]  # its own tree, while it runs
     zygote.close()
     assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*")) and not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_zygote_told_to_end_again_while_it_cleans_up_still_removes_its_cgroups(tmp_path):
+    """The grading process hangs up, then its death signal (SIGTERM) comes while the zygote is
+    removing its sandboxes' cgroups: the clean-up must finish all the same."""
+    mounts, own = cgroups._mounts(), cgroups._own_paths()
+    if "memory" not in mounts or "memory" not in own:
+        pytest.skip("no cgroup v1 memory hierarchy here")
+    parent = Path(mounts["memory"], own["memory"].lstrip("/"))
+    zygote = Zygote()
+    subs = [Submission(student(tmp_path / f"s{i}", "def f():\n    return 1\n"), zygote=zygote) for i in range(4)]
+    for sub in subs:
+        needs(sub.start(), "cgroup")
+        assert sub.call("f") == 1
+    proc = zygote.proc
+    assert list(parent.glob(f"{cgroups.PREFIX}{proc.pid}-*/sandbox-*"))
+    zygote.sock.close()  # hang up: the zygote starts its clean-up ...
+    for _ in range(200):  # ... and is told to end, again and again, while it runs
+        try:
+            os.kill(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            break
+        time.sleep(0.0005)
+    proc.wait(timeout=10)
+    for sub in subs:
+        sub.kill()
+    assert not list(parent.glob(f"{cgroups.PREFIX}{proc.pid}-*"))
 
 
 def test_a_sandbox_cgroup_gets_its_limits_under_either_version(tmp_path):

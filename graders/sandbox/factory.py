@@ -79,6 +79,9 @@ def zygote(ctrl_fd, m):
                     boxes[pid] = cgroup[0]
                 sock.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
     finally:
+        # A second SIGTERM (the grading process's death signal after it hung up) would raise
+        # SystemExit inside the clean-up and leave its cgroups behind: ignored from here on.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if tree is not None:
             tree.close(reap=_reap)
 

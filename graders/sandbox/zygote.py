@@ -129,8 +129,9 @@ class Zygote:
                 theirs.close()
             return int(reply["pid"]), ours, reply.get("cgroup")
 
-    def close(self, seconds=3.0):
-        """Hang up, so the zygote removes its sandboxes' cgroups and ends; kill it after ``seconds``."""
+    def close(self, seconds=6.0):
+        """Hang up, so the zygote removes its sandboxes' cgroups and ends; kill it after ``seconds``
+        (longer than the 5 s its clean-up may take: killed during it, it would leave cgroups behind)."""
         proc, self.proc = self.proc, None
         if self.sock is not None:
             self.sock.close()
