@@ -17,20 +17,14 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..kit.remember import installed
+
 PACKAGE = Path(__file__).resolve().parents[1]
 SOLUTIONS = PACKAGE.parent / "solutions"
 
 
 def _versions() -> dict:
-    from importlib import metadata
-
-    found = {"python": sys.version.split()[0]}
-    for name in ("numpy", "sympy", "hypothesis"):
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = None
-    return found
+    return {"python": sys.version.split()[0], **{name: installed(name) for name in ("numpy", "sympy", "hypothesis")}}
 
 
 def _files(folder: Path, pattern: str):

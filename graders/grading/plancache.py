@@ -40,6 +40,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from ..kit.remember import installed
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)
@@ -83,14 +84,7 @@ def _solution_digest(path: Path | None) -> str:
 
 @lru_cache(maxsize=None)
 def _versions() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = []
-    for dist in ("hypothesis", "numpy", "sympy"):
-        try:
-            found.append(f"{dist} {version(dist)}")
-        except PackageNotFoundError:
-            found.append(f"{dist} none")
+    found = [f"{dist} {installed(dist) or 'none'}" for dist in ("hypothesis", "numpy", "sympy")]
     return f"{sys.implementation.cache_tag}; " + "; ".join(found)
 
 
@@ -162,9 +156,9 @@ class PlanStore:
         return write_atomic(self.folder, f"{key}.json", text)
 
 
-class VerdictStore:
-    """Exact answers' settled verdicts (graders/kit/remember.py), one small JSON file each,
-    in the ``verdicts`` folder beside the plans: written by the grading process only."""
+class NamedFiles:
+    """Small JSON texts by (alphanumeric) name, one file each in ``folder``, beside the plans:
+    written whole, by the grading process only."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
@@ -181,24 +175,24 @@ class VerdictStore:
         return self.folder is not None and name.isalnum() and write_atomic(self.folder, f"{name}.json", text)
 
 
-class PassStore:
-    """Replays that passed (plans.py, ``pass_name``), in the ``passes`` folder beside the plans:
-    one file per plan, holding the names of its last ``KEEP`` passes (so the folder stays as
-    small as the plans, however often a learner re-checks), and its own key (a file copied
-    under another plan's name is not one)."""
+class VerdictStore(NamedFiles):
+    """Exact answers' settled verdicts (graders/kit/remember.py), in ``verdicts/``: one file each."""
+
+
+class PassStore(NamedFiles):
+    """Replays that passed (plans.py, ``pass_name``), in ``passes/``: one file per plan, holding
+    the names of its last ``KEEP`` passes (so the folder stays as small as the plans, however
+    often a learner re-checks), and its own key (a file copied under another plan's name is
+    not one)."""
 
     KEEP = 8
 
-    def __init__(self, folder: Path | None):
-        self.folder = folder
-
     def _names(self, plan: str) -> list:
-        if self.folder is None or not plan.isalnum():
-            return []
+        text = self.get(plan)
         try:
-            data = json.loads((self.folder / f"{plan}.json").read_text(encoding="utf-8"))
-            names = data["passes"] if data["key"] == plan else []
-        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            data = json.loads(text) if text is not None else {}
+            names = data.get("passes", []) if data.get("key") == plan else []
+        except (ValueError, AttributeError):
             return []
         return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
 
@@ -206,10 +200,8 @@ class PassStore:
         return name in self._names(plan)
 
     def add(self, plan: str, name: str) -> bool:
-        if self.folder is None or not plan.isalnum():
-            return False
         names = [n for n in self._names(plan) if n != name][-(self.KEEP - 1):] + [name]
-        return write_atomic(self.folder, f"{plan}.json", json.dumps({"key": plan, "passes": names}))
+        return self.put(plan, json.dumps({"key": plan, "passes": names}))
 
 
 def write_atomic(folder: Path, name: str, text: str) -> bool:

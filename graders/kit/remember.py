@@ -88,16 +88,20 @@ def keep(name: str, value) -> None:
 @lru_cache(maxsize=None)
 def deciders() -> str:
     """The code and versions a verdict depends on: exact.py, equality.py, parse.py, text.py, SymPy, mpmath, Python."""
-    from importlib.metadata import PackageNotFoundError, version
-
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for name in ("exact.py", "equality.py", "parse.py", "text.py", "remember.py"):
         h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
-    found = []
-    for dist in ("sympy", "mpmath"):  # mpmath does SymPy's numerical evaluation
-        try:
-            found.append(f"{dist} {version(dist)}")
-        except PackageNotFoundError:
-            found.append(f"{dist} none")
+    found = [f"{dist} {installed(dist) or 'none'}" for dist in ("sympy", "mpmath")]  # mpmath: SymPy's numbers
     return f"{h.hexdigest()} {'; '.join(found)} {sys.implementation.cache_tag}"
+
+
+def installed(dist: str) -> str | None:
+    """The installed version of the distribution ``dist``, or None: what a stored result's key
+    names (here, and in grading/plancache.py and grading/digest.py)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
