@@ -155,14 +155,14 @@ class Plans:
         if key in self.cache:
             return self.cache[key]
         found, stored = self.store.load(key, cache=disk) if self.store is not None else (False, None)
-        plan = Plan(*stored, key=key) if stored is not None else None
+        plan = Plan(*stored) if stored is not None else None
         if not found:
             if ref is None:
                 return None
             plan = run_recorded(fn, ref)
-            if plan is not None:
-                plan.key = key
             if self.store is not None and disk:
                 self.store.save(key, plan)
+        if plan is not None:
+            plan.key = key
         self.cache[key] = plan
         return plan

@@ -135,30 +135,31 @@ def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.
     args = (expected, value, symbols, tuple(probes), seconds)
     key = _value_key(value)
     found = None if key is None else _VERDICTS.get((expected, key, *args[2:]))
-    if found is not None:
-        if found.timed:
-            remember.bound_met()
-        return found
-    if isinstance(value, (SympyText, str)):
-        name = remember.key("compare", sp.srepr(expected), key, _symbols_text(symbols), probes, seconds,
-                            READ_SECONDS, MEMORY_MB)
-        found = _verdict(remember.recall(name))
-        if found is None:
-            outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
-                                  warm=_warm)
-            found = _verdict(outcome.value) if outcome.ok else None
-            if found is None:
-                found = Verdict(0.0, f"your answer could not be compared: "
-                                     f"{_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
-                                     f"so it is left for a person to check", "undecided", timed=True)
-            if not found.timed and found.outcome != "undecided":  # settled: the same every time
-                remember.keep(name, list(astuple(found)))
-    else:
-        found = _compare(*args)
-    if key is not None:
-        _VERDICTS.put((expected, key, *args[2:]), found, 300 + len(found.message))
+    if found is None:
+        found = _compare_bounded(args, key) if isinstance(value, (SympyText, str)) else _compare(*args)
+        if key is not None:
+            _VERDICTS.put((expected, key, *args[2:]), found, 300 + len(found.message))
     if found.timed:
         remember.bound_met()  # reached at a time bound: another run may decide otherwise
+    return found
+
+
+def _compare_bounded(args, key) -> Verdict:
+    """``compare`` of a text answer: kept across runs once settled, else reached in a bounded process."""
+    expected, _, symbols, probes, seconds = args
+    name = remember.key("compare", sp.srepr(expected), key, _symbols_text(symbols), probes, seconds,
+                        READ_SECONDS, MEMORY_MB)
+    found = _verdict(remember.recall(name))
+    if found is None:
+        outcome = bounded.run(_compare_job, args, seconds=2 * seconds + READ_SECONDS, memory_mb=MEMORY_MB,
+                              warm=_warm)
+        found = _verdict(outcome.value) if outcome.ok else None
+        if found is None:
+            found = Verdict(0.0, f"your answer could not be compared: "
+                                 f"{_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
+                                 f"so it is left for a person to check", "undecided", timed=True)
+        if not found.timed and found.outcome != "undecided":  # settled: the same every time
+            remember.keep(name, list(astuple(found)))
     return found
 
 
