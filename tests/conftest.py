@@ -1,13 +1,24 @@
-"""Test-wide settings: recorded plans go to a private folder of this run, not the user's cache,
-and each test remembers its own passes (graders/grading/plans.py): a pass remembered by one
-test must not spare another test's checks from running."""
+"""Test-wide settings: recorded plans go to a private folder of this run, not the user's cache;
+each test remembers its own passes (graders/grading/plans.py): a pass remembered by one
+test must not spare another test's checks from running; and the learner's commands find
+their resident zygote (graders/sandbox/resident.py) in a folder of this test process's own,
+which is ended when the tests are."""
 
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("ATTN_GRADE_CACHE", tempfile.mkdtemp(prefix="attn-grade-test-cache-"))
+# per process (each pytest-xdist worker): one that finishes first must not end another's zygote
+os.environ["ATTN_GRADE_RUNTIME"] = tempfile.mkdtemp(prefix="attn-rt-")
+
+
+def pytest_sessionfinish(session):
+    from graders.sandbox import resident
+
+    resident.stop(Path(os.environ["ATTN_GRADE_RUNTIME"]))
 
 
 @pytest.fixture(autouse=True)

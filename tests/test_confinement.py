@@ -145,15 +145,14 @@ def test_no_host_path_shows_inside_the_sandbox(tmp_path):
             libraries = [p for p in sys.path if "-packages" in p]
             texts += [open(os.path.join(p, n)).read() for p in libraries for n in os.listdir(p)
                       if n.startswith("__editable__") or n.endswith(".pth")]
-            text = "\\n".join(texts)
             for p in libraries:  # mounted where NumPy was imported from: they keep their paths
-                text = text.replace(p, "<library>")
-            return text
+                texts = [t.replace(p, "<library>") for t in texts]
+            return texts  # a list: one string of an answer may hold at most 20,000 characters
     """)
     with Submission(path) as sub:
         outcome = sub.start()
         needs(outcome, "namespaces")
-        seen = sub.call("seen")
+        seen = "\n".join(sub.call("seen"))
     assert str(ROOT) not in seen and str(tmp_path) not in seen
     assert "attn-grade-sandbox" in seen and "/attn-grade/worker.py" in seen  # what shows instead
 

@@ -5,6 +5,7 @@
     hint.py      attn-grade hint [EXERCISE] [--reset]: the next hint; which lesson prepares what
     progress.py  attn-grade list: the exercises, the learner's progress, the next one
     show.py      attn-grade show RESULTS_JSON ...: results.json as the text report
+    stop.py      attn-grade stop: end the resident zygote (sandbox/resident.py)
     where.py     finding the exercises folder; slugs, numbers and file names; near misses
     state.py     what is remembered per learner folder (last checks, hints seen)
     term.py      colour, clearing the screen
@@ -42,7 +43,7 @@ exercises, in order: """ + ", ".join(e.slug for e in registry.EXERCISES)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import check, hint, progress, show, watch
+    from . import check, hint, progress, show, stop, watch
 
     parser = argparse.ArgumentParser(
         prog="attn-grade",
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.register(sub)
     hint.register(sub)
     show.register(sub)
+    stop.register(sub)
     found = _add_plugins(_Unlisted(sub), ("grade", "classreport", "export", "gradescope", "release", "course"))
     if found:
         parser.epilog += (f"\n\nfor instructors: {', '.join(found)} "

@@ -74,10 +74,12 @@ class Session:
     folder's files as they were when it started: ``forget`` after they change."""
 
     def __init__(self, *, timeout: float = 10.0, public_only: bool = False, sympy: bool = True):
-        from ..sandbox.zygote import shared
+        from ..sandbox.resident import learner
 
-        # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders.
-        shared().start(sympy=sympy)
+        # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
+        # the resident one (sandbox/resident.py) has done so already, for an earlier command.
+        self.zygote = learner()
+        self.zygote.start(sympy=sympy)
         self.timeout, self.public_only = timeout, public_only
         self.workers, self.warming = {}, {}
 
@@ -95,7 +97,7 @@ class Session:
 
         key = Path(folder).resolve()
         if key not in self.workers:
-            self.workers[key] = Worker(key, import_timeout=import_timeout(self.timeout))
+            self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
         return self.workers[key]
 
     def grade(self, target: Target):
@@ -125,8 +127,12 @@ class Session:
             worker.kill()
 
     def close(self) -> None:
+        from ..sandbox.resident import Resident
+
         for folder in list(self.workers):
             self.forget(folder)
+        if isinstance(self.zygote, Resident):
+            self.zygote.close()  # it ends this command's sandboxes, and stays for the next
 
 
 def mentions_sympy(paths) -> bool:

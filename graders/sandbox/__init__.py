@@ -14,6 +14,7 @@ library and NumPy only, never the rest of this package):
 In the grading process, the parent's side:
 
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
+    resident.py    the learner's zygote, which outlives a command: its socket, its key, stop
     handle.py      Worker: the parent's handle on one student's sandbox
     box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     submission.py  Submission: one student file loaded in a Worker, called with plain data

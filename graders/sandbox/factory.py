@@ -13,14 +13,20 @@ each in a cgroup of its own where the system has them (cgroups.py); what
 happens in that fork is inside.py's.
 """
 
+import itertools
 import json
 import os
+import select
 import signal
+import socket
+import struct
 import sys
+import time
 from types import SimpleNamespace
 
 NEUTRAL = "/attn-grade"  # the folder our files seem to come from, to code in the sandbox
 TITLE = "attn-grade-sandbox"  # the command line of the zygote and of every process it forks
+_MADE = itertools.count(1)  # numbers the sandboxes (and their cgroups' folders)
 SIBLINGS = ("files", "cgroups", "jail", "confine", "worker", "inside")
 
 
@@ -29,17 +35,23 @@ def zygote(ctrl_fd, m):
 
     Requests arrive on a Unix socket with the sandbox's control socket attached
     (SCM_RIGHTS): {"op": "spawn", "folder": ..., "first": [names], "sandbox":
-    {...}} answers {"pid": n, "cgroup": folder or null}. Sandboxes that have
-    ended are reaped (and their cgroups removed) at the next request; nobody asks
-    for their status (a worker's own status comes from its sandbox's init). When
-    the grading process hangs up or ends, every sandbox's cgroup is removed.
-    """
-    import socket
+    {...}} answers {"pid": n, "cgroup": folder or null}; {"op": "who"} answers
+    {"zygote": our pid}. Sandboxes that have
+    ended are reaped (and their cgroups removed) as they end; nobody asks for
+    their status (a worker's own status comes from its sandbox's init).
 
+    ``ctrl_fd`` is the one connection of the grading process that started us,
+    and we end when it hangs up or ends; or, with ATTN_ZYGOTE_IDLE set (the
+    resident zygote, resident.py), a listening socket: we serve every
+    connection of our own user, end the sandboxes of one that hangs up, and end
+    after that many seconds with no connection (or at {"op": "stop"}). Every
+    sandbox's cgroup is removed when we end.
+    """
     import numpy  # noqa: F401 - imported once here, shared by every fork
 
+    idle = float(os.environ.get("ATTN_ZYGOTE_IDLE") or 0)
     sympy = None
-    if os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0":  # "0": the parent knows no file needs it
+    if idle or os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0":  # "0": the parent knows no file needs it
         try:
             import sympy  # noqa: F401
         except ImportError:
@@ -49,41 +61,100 @@ def zygote(ctrl_fd, m):
     # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
     # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
     m.confine.become_subreaper()
-    # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    m.confine.die_with_parent(signal.SIGTERM)
-    sock, boxes, made = socket.socket(fileno=ctrl_fd), {}, 0
+    if not idle:  # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
+        m.confine.die_with_parent(signal.SIGTERM)
+    sock = socket.socket(fileno=ctrl_fd)
     try:
-        while True:
-            try:
-                msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
-            except OSError:
-                return
-            if not msg:
-                return
-            req = json.loads(msg.decode("utf-8"))
-            del msg  # held a student's host path (see child)
-            for pid in _reap():
-                if tree is not None and pid in boxes:
-                    tree.release(boxes.pop(pid))
-            if req["op"] == "spawn":
-                made += 1
-                cgroup = _make_cgroup(tree, why, made, req["sandbox"])
-                pid = os.fork()
-                if pid == 0:
-                    sock.close()
-                    m.inside.child(req, fds, m, cgroup)
-                for fd in fds:
-                    os.close(fd)
-                if cgroup[0]:
-                    boxes[pid] = cgroup[0]
-                sock.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
+        _serve(sock, idle, tree, why, m) if idle else _serve_one(sock, tree, why, m)
     finally:
         # A second SIGTERM (the grading process's death signal after it hung up) would raise
         # SystemExit inside the clean-up and leave its cgroups behind: ignored from here on.
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if tree is not None:
             tree.close(reap=_reap)
+
+
+def _serve_one(conn, tree, why, m):
+    """Serve the one grading process that started us until it hangs up."""
+    boxes = {}
+    while _answer(conn, boxes, tree, why, m, (conn,)) is not None:
+        _tidy(boxes, tree)
+
+
+def _serve(listener, idle, tree, why, m):
+    """Serve every connection on ``listener`` (ours, by its owner's uid only) until ``idle``
+    seconds pass with none open and no sandbox left, or a connection asks us to stop."""
+    conns, boxes, quiet = [], {}, time.monotonic()
+    while True:
+        ready = select.select([listener, *conns], [], [], 1.0)[0]
+        _tidy(boxes, tree)
+        if listener in ready:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                conn = None
+            if conn is not None:
+                creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+                if struct.unpack("3i", creds)[1] == os.getuid():
+                    conns.append(conn)
+                else:
+                    conn.close()
+        for conn in [c for c in ready if c is not listener]:
+            got = _answer(conn, boxes, tree, why, m, [listener, *conns])
+            if got == "stop":
+                return
+            if got is None:  # hung up: its sandboxes end with it
+                conns.remove(conn)
+                conn.close()
+                for pid in [p for p, (owner, _) in boxes.items() if owner is conn]:
+                    _kill(pid)
+                    boxes[pid] = (None, boxes[pid][1])
+        if conns or boxes:
+            quiet = time.monotonic()
+        elif time.monotonic() - quiet > idle:
+            return
+
+
+def _answer(conn, boxes, tree, why, m, close_in_child):
+    """Read and answer one request on ``conn``: None when it hung up, else the request's op."""
+    try:
+        msg, fds, _, _ = socket.recv_fds(conn, 1 << 16, 8)
+    except OSError:
+        return None
+    if not msg:
+        return None
+    req = json.loads(msg.decode("utf-8"))
+    del msg  # held a student's host path (see child)
+    if req.get("op") == "spawn":
+        cgroup = _make_cgroup(tree, why, next(_MADE), req["sandbox"])
+        pid = os.fork()
+        if pid == 0:
+            for s in close_in_child:
+                s.close()
+            m.inside.child(req, fds, m, cgroup)
+        for fd in fds:
+            os.close(fd)
+        boxes[pid] = (conn, cgroup[0])
+        conn.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
+    elif req.get("op") in ("stop", "who"):  # who serves: the resident zygote's pid
+        conn.send(json.dumps({"zygote": os.getpid()}).encode())
+    return req.get("op", "")
+
+
+def _tidy(boxes, tree):
+    """Reap the sandboxes that have ended and remove their cgroups."""
+    for pid in _reap():
+        _, dirs = boxes.pop(pid, (None, None))
+        if tree is not None and dirs:
+            tree.release(dirs)
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
+    except OSError:
+        pass
 
 
 def _make_cgroup(tree, why, n, cfg):
@@ -151,6 +222,7 @@ def main():
     fd = int(args[2])
     sys.path.extend(args[3:])  # the library folders (numpy, sympy); no .pth hooks run
     m = _siblings(os.path.dirname(os.path.abspath(args[0])))
+    os.chdir("/")  # a resident zygote is started from the learner's folder: hold none of it
     del args  # a frame's locals are readable from the sandbox: no host path may stay in them
     sys.argv = sys.orig_argv = [TITLE]
     m.confine.hide_command_line(TITLE)

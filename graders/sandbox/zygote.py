@@ -63,6 +63,22 @@ class Jail:
         return {"scratch": self.scratch, **asdict(self.limits)}
 
 
+def python() -> str:
+    return PYTHON if os.path.exists(PYTHON) else sys.executable
+
+
+def environment(sympy=True):
+    """(the zygote's whole environment, its command line up to the socket's descriptor)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONHASHSEED": "0",
+           "ATTN_ZYGOTE_SYMPY": "1" if sympy else "0",
+           "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env, [python(), "-I", "-S", "-c", BOOT, str(FACTORY), "zygote"]
+
+
 class ZygoteError(RuntimeError):
     """The zygote could not be started or stopped answering."""
 
@@ -76,17 +92,9 @@ class Zygote:
 
     def _start(self, sympy=True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONHASHSEED": "0",
-               "ATTN_ZYGOTE_SYMPY": "1" if sympy else "0",
-               "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-               "MKL_NUM_THREADS": "1", "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
-        for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-            if key in os.environ:
-                env[key] = os.environ[key]
-        python = PYTHON if os.path.exists(PYTHON) else sys.executable
-        cmd = [python, "-I", "-S", "-c", BOOT, str(FACTORY), "zygote", str(theirs.fileno()), *SITE_DIRS]
-        self.proc = subprocess.Popen(cmd, pass_fds=(theirs.fileno(),), env=env, cwd="/",
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        env, cmd = environment(sympy)
+        self.proc = subprocess.Popen(cmd + [str(theirs.fileno()), *SITE_DIRS], pass_fds=(theirs.fileno(),),
+                                     env=env, cwd="/", stdin=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
         self.sock = ours
         self.pid_owner = os.getpid()

@@ -1,0 +1,240 @@
+"""The resident zygote (graders/sandbox/resident.py): the learner's commands share one that
+outlives them; it grades as a zygote of their own does, ends each command's sandboxes with
+it, ends when idle or told to, is rebuilt for other sandbox code, and nobody else (another
+user, a student's code) reaches it."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cases import cases, view
+from graders.cli.check import Session
+from graders.cli.where import Target
+from graders.grading.engine import ROOT, grade_file
+from graders.sandbox import resident, zygote
+
+CLI = [sys.executable, "-m", "graders.cli"]
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    """A socket folder of this test's own (short: a socket's path has at most 107 bytes)."""
+    import tempfile
+
+    where = Path(tempfile.mkdtemp(prefix="attn-rt-"))
+    monkeypatch.setenv("ATTN_GRADE_RUNTIME", str(where))
+    monkeypatch.delenv("ATTN_GRADE_RESIDENT", raising=False)
+    yield where
+    resident.stop(where)
+    shutil.rmtree(where, ignore_errors=True)
+
+
+def serving(where: Path) -> list[int]:
+    """The pids of the zygotes that answer in ``where``."""
+    return [pid for path in sorted(where.glob("z-*.sock")) if (pid := resident.ask(path, "who"))]
+
+
+def gone(path: str, seconds=8.0) -> bool:
+    """Whether ``path`` (a /proc entry, a cgroup folder) disappears within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while os.path.exists(path):
+        if time.monotonic() > deadline:
+            return False
+        if path.startswith("/proc/"):
+            try:
+                if Path(path, "stat").read_text().rpartition(")")[2].split()[0] == "Z":
+                    return True  # ended; its parent reaps it
+            except OSError:
+                return True
+        time.sleep(0.05)
+    return True
+
+
+def check(folder: Path, *words, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run(CLI + ["check", *words, "--dir", str(folder)], cwd=ROOT, capture_output=True,
+                          text=True, env=env or os.environ.copy(), timeout=120)
+
+
+def test_the_learners_commands_use_it(runtime):
+    assert isinstance(resident.learner(), resident.Resident)
+
+
+SAMPLE = cases(mutants=2, alternatives=1)
+
+
+@pytest.mark.parametrize("slug, path", SAMPLE, ids=[f"{s}/{p.stem}" for s, p in SAMPLE])
+def test_it_grades_as_a_zygote_of_the_commands_own(slug, path, runtime):
+    session = Session(timeout=10.0)
+    try:
+        shared = session.grade(Target(slug, path))
+    finally:
+        session.close()
+    assert view(shared) == view(grade_file(slug, path, worker=None))
+
+
+def test_a_second_command_finds_the_first_ones_zygote(runtime, tmp_path):
+    shutil.copy(ROOT / "solutions" / "softmax.py", tmp_path / "softmax.py")
+    assert check(tmp_path, "softmax").returncode == 0
+    first = serving(runtime)
+    assert len(first) == 1, "the command that started it has ended: it should still serve"
+    assert os.readlink(f"/proc/{first[0]}/cwd") == "/", "it holds none of the learner's folders"
+    assert check(tmp_path, "softmax").returncode == 0
+    assert serving(runtime) == first
+
+
+def test_a_command_that_ends_takes_its_sandboxes_with_it(runtime):
+    session = Session(timeout=10.0)
+    session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
+    box = next(iter(session.workers.values())).box
+    pid, cgroup = box.pid, box.cgroup
+    session.zygote.close()  # the command ends (without killing its sandbox itself)
+    assert gone(f"/proc/{pid}")
+    if cgroup:
+        assert gone(cgroup)
+    assert serving(runtime), "the zygote stays for the next command"
+
+
+def test_a_zygote_that_was_killed_is_replaced(runtime, tmp_path):
+    shutil.copy(ROOT / "solutions" / "softmax.py", tmp_path / "softmax.py")
+    assert check(tmp_path, "softmax").returncode == 0
+    [pid] = serving(runtime)
+    os.kill(pid, signal.SIGKILL)
+    assert gone(f"/proc/{pid}")
+    done = check(tmp_path, "softmax")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(serving(runtime)) == 1 and serving(runtime) != [pid]
+
+
+def test_a_session_outlives_its_zygote(runtime):
+    """watch keeps one session: a zygote stopped meanwhile (attn-grade stop elsewhere) is replaced."""
+    session = Session(timeout=10.0)
+    try:
+        target = Target("softmax", ROOT / "solutions" / "softmax.py")
+        assert session.grade(target).points == 10
+        session.forget(target.path.parent)
+        assert resident.stop(runtime) == 1
+        assert session.grade(target).points == 10
+    finally:
+        session.close()
+
+
+def test_an_idle_zygote_ends_and_removes_its_cgroups(runtime, monkeypatch):
+    monkeypatch.setattr(resident, "IDLE", 1.0)  # part of the key: a zygote of its own
+    session = Session(timeout=10.0)
+    session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
+    [pid] = serving(runtime)
+    trees = [p for p in Path("/sys/fs/cgroup").glob(f"*/**/attn-grade-{pid}-*") if p.is_dir()]
+    session.close()
+    assert gone(f"/proc/{pid}", seconds=15.0)
+    assert [t for t in trees if t.exists()] == []
+
+
+def test_stop_ends_it(runtime, tmp_path):
+    shutil.copy(ROOT / "solutions" / "softmax.py", tmp_path / "softmax.py")
+    check(tmp_path, "softmax")
+    [pid] = serving(runtime)
+    done = subprocess.run(CLI + ["stop"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ended 1 background helper"
+    assert gone(f"/proc/{pid}", seconds=1.0), "stop waits until it has ended"
+    assert list(runtime.glob("z-*.sock")) == []
+    again = subprocess.run(CLI + ["stop"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert again.stdout.strip() == "no background helper was running"
+
+
+def test_it_can_be_turned_off(runtime, monkeypatch):
+    monkeypatch.setenv("ATTN_GRADE_RESIDENT", "0")
+    assert resident.learner() is zygote.shared()
+
+
+@pytest.mark.parametrize("spoil", ["open to others", "a symlink", "not a folder"])
+def test_a_folder_others_could_reach_is_not_used(spoil, tmp_path, monkeypatch):
+    where = tmp_path / "run"
+    if spoil == "open to others":
+        where.mkdir(mode=0o700)
+        where.chmod(0o755)
+    elif spoil == "a symlink":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        where.symlink_to(tmp_path / "elsewhere")
+    else:
+        where.write_text("")
+    monkeypatch.setenv("ATTN_GRADE_RUNTIME", str(where))
+    assert resident.folder() is None
+    assert resident.learner() is zygote.shared()
+
+
+def test_the_key_follows_the_sandbox_code_and_settings(tmp_path, monkeypatch):
+    copy = tmp_path / "sandbox"
+    shutil.copytree(zygote.FACTORY.parent, copy)
+    before = resident.key()
+    monkeypatch.setattr(zygote, "FACTORY", copy / "factory.py")
+    assert resident.key() == before
+    for name in resident.MADE_OF:
+        text = (copy / f"{name}.py").read_text()
+        (copy / f"{name}.py").write_text(text + "\n# changed\n")
+        assert resident.key() != before, f"{name}.py changed, and the key did not"
+        (copy / f"{name}.py").write_text(text)
+    monkeypatch.setattr(resident, "IDLE", resident.IDLE + 1)
+    assert resident.key() != before
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root, to become another user")
+def test_another_user_cannot_connect(runtime, tmp_path):
+    session = Session(timeout=10.0)
+    session.zygote.start()
+    [path] = runtime.glob("z-*.sock")
+    pid = os.fork()
+    if pid == 0:  # another user, trying the socket
+        code = 3
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            conn.connect(str(path))
+            code = 1
+        except PermissionError:
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    session.close()
+    assert os.waitstatus_to_exitcode(status) == 0, "another user connected to the zygote"
+
+
+REACH = '''\
+import os, socket
+
+def softmax(z, axis=-1):
+    tried = []
+    for path in ["@@SOCK@@"] + [os.path.join("@@RUN@@", n) for n in ("", "x")]:
+        try:
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            conn.connect(path)
+        except OSError as exc:
+            tried.append(type(exc).__name__)
+            continue
+        conn.send(b'{"op": "stop"}')
+        raise RuntimeError("reached the zygote at " + path)
+    raise RuntimeError("unreachable: " + ", ".join(tried))
+'''
+
+
+def test_student_code_cannot_reach_it(runtime, tmp_path):
+    session = Session(timeout=10.0)
+    session.zygote.start()
+    [path] = runtime.glob("z-*.sock")
+    [pid] = serving(runtime)
+    (tmp_path / "softmax.py").write_text(REACH.replace("@@SOCK@@", str(path)).replace("@@RUN@@", str(runtime)))
+    try:
+        result = session.grade(Target("softmax", tmp_path / "softmax.py"))
+    finally:
+        session.close()
+    said = " ".join(c.message for c in result.checks)
+    assert "unreachable" in said and "reached the zygote" not in said
+    assert serving(runtime) == [pid]
