@@ -5,6 +5,7 @@ their resident zygote (graders/sandbox/resident.py) in a folder of this test pro
 which is ended when the tests are."""
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,6 +20,7 @@ def pytest_sessionfinish(session):
     from graders.sandbox import resident
 
     resident.stop(Path(os.environ["ATTN_GRADE_RUNTIME"]))
+    shutil.rmtree(os.environ["ATTN_GRADE_RUNTIME"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

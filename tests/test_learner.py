@@ -219,7 +219,8 @@ def test_outside_the_project_it_says_where_it_looked(tmp_path):
 
 def test_without_the_libraries_it_says_how_to_activate_the_environment(tmp_path):
     """Python without site-packages (as a system Python without numpy would be)."""
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "NO_COLOR": "1",
+           "ATTN_GRADE_RUNTIME": os.environ["ATTN_GRADE_RUNTIME"]}  # conftest.py: the zygote is ended at the end
     done = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "check", "softmax"], cwd=ROOT,
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
@@ -232,7 +233,7 @@ OLD_PYTHON = sorted(Path("/root/.pyenv/versions").glob("3.[7-9].*/bin/python3"),
 
 @pytest.mark.skipif(not OLD_PYTHON, reason="no Python older than 3.10 on this machine")
 def test_an_old_python_is_refused_with_a_message():
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "ATTN_GRADE_RUNTIME": os.environ["ATTN_GRADE_RUNTIME"]}
     for python in OLD_PYTHON[:1]:
         for argv in (["-m", "graders.cli", "list"], [str(ROOT / "tasks.py"), "setup"]):
             done = subprocess.run([str(python), *argv], cwd=ROOT, capture_output=True, text=True, env=env)
