@@ -15,10 +15,12 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from functools import lru_cache
 
 import numpy as np
-import sympy as sp
 
 from .kit.checks import Fail, Mistake, SympyText, check, expect_tuple
 from .kit.exact import time_limit, TimeUp, compare, to_expr
+from .kit.lazy import module
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
 SUB = ("₁", "₂")
@@ -123,12 +125,18 @@ SWAPPED_OUTPUT = Mistake("y₁ and y₂ are swapped", None)
 FIRST_TWICE = Mistake("a₁ was used for both coordinates", None)
 SECOND_TWICE = Mistake("a₂ was used for both coordinates", None)
 NO_VALUES = Mistake("the weights were not multiplied by the values", None)
-# Scores from known wrong ways of scaling q·k_j (q·k₁ = 1, q·k₂ = 0, d_k = 2).
-SCORE_MISTAKES = (
-    (Mistake("the dot products q·k_j were not divided by √d_k", None), (sp.Integer(1), sp.Integer(0))),
-    (Mistake("the dot products were divided by d_k instead of √d_k", None), (sp.Rational(1, 2), sp.Integer(0))),
-    (Mistake("the dot products were multiplied by √d_k instead of divided by it", None), (sp.sqrt(2), sp.Integer(0))),
-)
+
+
+@lru_cache(maxsize=None)
+def score_mistakes():
+    """Scores from known wrong ways of scaling q·k_j (q·k₁ = 1, q·k₂ = 0, d_k = 2); a function,
+    so that SymPy is imported only by a check that uses them."""
+    return (
+        (Mistake("the dot products q·k_j were not divided by √d_k", None), (sp.Integer(1), sp.Integer(0))),
+        (Mistake("the dot products were divided by d_k instead of √d_k", None), (sp.Rational(1, 2), sp.Integer(0))),
+        (Mistake("the dot products were multiplied by √d_k instead of divided by it", None),
+         (sp.sqrt(2), sp.Integer(0))),
+    )
 
 
 # ------------------------------------------------------------------ public checks
@@ -196,7 +204,7 @@ def values_match_their_digests(sub, ref):
                 credit += 0.5 if expr.atoms(sp.Float) else 1.0
             else:
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
-                hint = hint or (_hint(exprs, SCORE_MISTAKES) if func == "scaled_scores" else "")
+                hint = hint or (_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
     if wrong:
         raise Fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
                    f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "

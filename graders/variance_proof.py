@@ -9,13 +9,24 @@ exactly with the reference and name the common mistake a wrong answer matches.
 import cmath
 from functools import lru_cache
 
-import sympy as sp
-
 from .kit.checks import Fail, Mistake, StudentError, check
 from .kit.exact import time_limit, TimeUp, to_expr
+from .kit.lazy import module
 
-D = sp.Symbol("d_k", positive=True, integer=True)  # the students' symbol is matched by name
-SYMBOLS = {"d_k": D}
+sp = module("sympy")  # imported at first use (kit/lazy.py)
+
+
+
+def d_k():
+    """The symbol d_k (the students' symbol is matched by name); SymPy keeps one per name and
+    assumptions, so every call gives the same. A function, so that SymPy is imported only by a
+    check that uses it."""
+    return sp.Symbol("d_k", positive=True, integer=True)
+
+
+def symbols():
+    return {"d_k": d_k()}
+
 PROBES = (1, 2, 3, 7, 64)
 FUNCS = ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance")
 VARIANCES = FUNCS[1:]
@@ -24,7 +35,7 @@ VARIANCES = FUNCS[1:]
 # ------------------------------------------------------------------ helpers
 def _expr(sub, func):
     """The student's answer as a SymPy expression in at most d_k, or Fail."""
-    expr, why = to_expr(sub.call(func), SYMBOLS)
+    expr, why = to_expr(sub.call(func), symbols())
     if expr is None:
         raise Fail(f"{func}(): {why}")
     extra = sorted(s.name for s in expr.free_symbols if s.name != "d_k")
@@ -39,7 +50,7 @@ def _at(expr, n):
     """The value of ``expr`` at d_k = n as a complex number, or None (also after a second's work)."""
     with time_limit(1.0) as timed_out:
         try:
-            z = complex(expr.xreplace({D: sp.Integer(n)}).evalf(30))
+            z = complex(expr.xreplace({d_k(): sp.Integer(n)}).evalf(30))
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, RecursionError, TimeUp):
             return None
     return z if cmath.isfinite(z) and not timed_out() else None
@@ -96,7 +107,7 @@ def answers_are_values(sub, ref):
 def dot_variance_depends_on_dk(sub, ref):
     expr = _expr(sub, "dot_variance")
     values = _values("dot_variance", expr)
-    if D not in expr.free_symbols or all(abs(v - values[0]) < 1e-9 for v in values):
+    if d_k() not in expr.free_symbols or all(abs(v - values[0]) < 1e-9 for v in values):
         raise Fail(f"dot_variance(): you gave {sp.sstr(expr)}, which is the same for every d_k. Var(q·k) "
                    f"changes with the size d_k, so give an expression in the symbol d_k that holds for every "
                    f"d_k, not the value for one particular size")
@@ -112,7 +123,8 @@ def scaled_variance_is_constant(sub, ref):
         dot = _expr(sub, "dot_variance")
     except (Fail, StudentError):
         dot = sp.nan
-    found = [m for m, wrong in ((OWN_DOT, dot / D), (BY_DK, dot / D**2), (NOT_SQUARED, dot / sp.sqrt(D)),
+    d = d_k()
+    found = [m for m, wrong in ((OWN_DOT, dot / d), (BY_DK, dot / d**2), (NOT_SQUARED, dot / sp.sqrt(d)),
                                 (LEFT_OUT, dot)) if _same(scaled, wrong)]
     raise Fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
                f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "

@@ -71,3 +71,64 @@ def test_a_zygote_without_sympy_still_serves_a_file_that_uses_it(tmp_path):
             assert result.points == result.max_points == 8
         finally:
             zygote.close()
+
+
+EXACT = """
+import sys
+from graders.grading.engine import grade_file
+r = grade_file({slug!r}, {path!r})
+print(repr((r.points, r.max_points, "sympy.core" in sys.modules)))
+"""
+
+
+def _grade_exact(tmp_path, slug, path):
+    env = {**__import__("os").environ, "ATTN_GRADE_CACHE": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", EXACT.format(slug=slug, path=str(path))], capture_output=True,
+                         text=True, check=True, env=env).stdout
+    return eval(out.strip().splitlines()[-1])  # a tuple we printed ourselves
+
+
+def test_a_check_whose_passes_are_remembered_never_imports_sympy(tmp_path):
+    """kit/lazy.py's ``module`` and engine.Reference: SymPy is imported by the first check that uses it."""
+    for slug, full in (("hand_scores", 8.0), ("variance_proof", 6.0)):
+        solution = ROOT / "solutions" / f"{slug}.py"
+        assert _grade_exact(tmp_path, slug, solution) == (full, full, True)  # recorded, compared, remembered
+        assert _grade_exact(tmp_path, slug, solution) == (full, full, False)  # every pass remembered
+    mutant = sorted((ROOT / "tests" / "mutants" / "hand_scores").glob("*.py"))[0]
+    points, _, imported = _grade_exact(tmp_path, "hand_scores", mutant)
+    assert points < 8 and imported  # a failing check compares, with SymPy
+
+
+def test_a_lazy_module_is_the_one_every_import_gets():
+    code = """
+import sys
+from graders.kit.lazy import load, module
+sp = module("sympy")
+assert "sympy.core" not in sys.modules
+import sympy
+assert sympy is sp and sp.Integer(2) + 1 == 4 - 1 and "sympy.core" in sys.modules
+load(sp)
+try:
+    module("no_such_module_here")
+except ModuleNotFoundError as exc:
+    assert exc.name == "no_such_module_here"
+else:
+    raise AssertionError("a missing module was not refused")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_reference_gives_its_path_without_importing_and_its_names_when_asked():
+    code = """
+import sys
+from graders.grading.engine import ROOT, reference
+ref = reference("variance_proof")
+assert ref.__file__ == str(ROOT / "solutions" / "variance_proof.py") and "sympy.core" not in sys.modules
+assert str(ref.dot_variance()) == "d_k" and "sympy.core" in sys.modules
+assert reference("variance_proof") is ref and reference("no_such_exercise") is None
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip() == "ok", done.stderr

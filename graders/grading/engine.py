@@ -65,14 +65,27 @@ def _checks_in(name: str) -> list:
 
 @lru_cache(maxsize=None)
 def reference(slug: str, solutions: Path = SOLUTIONS):
-    """The reference solution, imported here (trusted), or None if not shipped."""
+    """The reference solution (a Reference), or None if not shipped."""
     path = Path(solutions) / f"{slug}.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_reference_{slug}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return Reference(slug, path) if path.is_file() else None
+
+
+class Reference:
+    """A reference solution, imported here (trusted) at the first use of one of its names.
+
+    A check whose pass is remembered (plans.py) needs only the file's path, for the
+    plan's key; importing the solutions of the exact exercises would import SymPy."""
+
+    def __init__(self, slug: str, path: Path):
+        self.__file__, self._slug, self._module = str(path), slug, None
+
+    def __getattr__(self, name):  # only names the proxy itself lacks: the solution's
+        if self._module is None:
+            spec = importlib.util.spec_from_file_location(f"_reference_{self._slug}", self.__file__)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self._module = module
+        return getattr(self._module, name)
 
 
 def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0,

@@ -1,15 +1,14 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
-import sympy as sp
-
 from ..kit.checks import Fail, Mistake, check
 from ..kit.exact import compare, to_expr
-from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SCORE_MISTAKES, SUB, _hint, _pair, _softmax
+from ..kit.lazy import module
+from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SUB, _hint, _pair, _softmax, score_mistakes
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 SWAPPED_SCORES = Mistake("s₁ and s₂ are swapped (s_j belongs to key k_j)", None)
 SWAPPED_WEIGHTS = Mistake("a₁ and a₂ are swapped (a_j is the weight of key k_j)", None)
-WEIGHTS_OF = tuple((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
-                   for m, w in SCORE_MISTAKES)
 SWAPPED_OUTPUT = Mistake("y₁ and y₂ are swapped (check the order of the weights, and that y₁ is the first "
                          "coordinate)", None)
 FIRST = Mistake("a₁ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂", None)
@@ -34,12 +33,14 @@ def _exact_value(sub, ref, func, index, mistakes):
 
 def _score_mistakes(ref):
     s = ref.scaled_scores()
-    return SCORE_MISTAKES + ((SWAPPED_SCORES, (s[1], s[0])),)
+    return score_mistakes() + ((SWAPPED_SCORES, (s[1], s[0])),)
 
 
 def _weight_mistakes(ref):
     s, a = ref.scaled_scores(), ref.attention_weights()
-    return tuple((m, _softmax(w)) for m, w in WEIGHTS_OF) + (
+    weights_of = ((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
+                  for m, w in score_mistakes())
+    return tuple((m, _softmax(w)) for m, w in weights_of) + (
         (SWAPPED_WEIGHTS, (a[1], a[0])),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s)),

@@ -1,10 +1,11 @@
 """Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
 
-import sympy as sp
-
 from ..kit.checks import Fail, Mistake, StudentError, check
 from ..kit.exact import compare, to_expr
-from ..variance_proof import SYMBOLS, D, _same
+from ..kit.lazy import module
+from ..variance_proof import _same, d_k, symbols
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 
 def _exact(sub, ref, func, mistakes):
@@ -13,12 +14,12 @@ def _exact(sub, ref, func, mistakes):
     ``mistakes`` is a sequence of (message, wrong value), or a function giving
     one, called only once the answer is known to be wrong."""
     value = sub.call(func)
-    verdict = compare(sp.sympify(getattr(ref, func)()), value, symbols=SYMBOLS)
+    verdict = compare(sp.sympify(getattr(ref, func)()), value, symbols=symbols())
     if verdict.fraction >= 1:
         return
     hint = ""
     if verdict.outcome == "failed":
-        expr, _ = to_expr(value, SYMBOLS)
+        expr, _ = to_expr(value, symbols())
         if expr is not None:
             mistakes = mistakes() if callable(mistakes) else mistakes
             found = {m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))}
@@ -45,9 +46,9 @@ def product_variance_exact(sub, ref):
 @check("Var(q·k) is exact and right for every d_k", 1.5, hidden=True, uses=("dot_variance",))
 def dot_variance_exact(sub, ref):
     _exact(sub, ref, "dot_variance", (
-        ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", D**2),
-        ("you gave the standard deviation of q·k, not its variance", sp.sqrt(D)),
-        ("each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)", 2 * D),
+        ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", d_k()**2),
+        ("you gave the standard deviation of q·k, not its variance", sp.sqrt(d_k())),
+        ("each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)", 2 * d_k()),
     ))
 
 
@@ -55,14 +56,14 @@ def dot_variance_exact(sub, ref):
 def scaled_dot_variance_exact(sub, ref):
     def mistakes():
         try:  # compared with the student's own Var(q·k), so a wrong one is not blamed twice
-            dot, _ = to_expr(sub.call("dot_variance"), SYMBOLS)
+            dot, _ = to_expr(sub.call("dot_variance"), symbols())
         except StudentError:
             dot = None
         own = [] if dot is None else [
-            ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / D)]
+            ("your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()", dot / d_k())]
         return own + [
-            ("q·k was divided by d_k instead of √d_k", 1 / D),
-            ("the factor 1/√d_k was not squared: Var(cX) = c² Var(X)", sp.sqrt(D)),
+            ("q·k was divided by d_k instead of √d_k", 1 / d_k()),
+            ("the factor 1/√d_k was not squared: Var(cX) = c² Var(X)", sp.sqrt(d_k())),
             ("the division by √d_k was left out", sp.sympify(ref.dot_variance())),
             ("the variances of q_i and k_i were added in each term instead of multiplied", 2),
         ]

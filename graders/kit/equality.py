@@ -8,10 +8,10 @@ import signal
 import threading
 from contextlib import contextmanager
 
-import sympy as sp
-from sympy.functions.elementary.hyperbolic import HyperbolicFunction
-
+from .lazy import load, module
 from .remember import bound_met
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 
 def numerically_equal(expected, actual, probes):
@@ -37,6 +37,8 @@ def equal_within(expected, actual, seconds):
         try:
             diff = expected - actual
             # tanh, cosh and the like: as exponentials SymPy settles such an equality in a fraction of a second
+            from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+
             if diff.has(HyperbolicFunction) and sp.simplify(diff.rewrite(sp.exp)) == 0:
                 return True
             diff = sp.simplify(diff)
@@ -60,6 +62,7 @@ class TimeUp(Exception):
 def time_limit(seconds):
     """Raise TimeUp inside the block after ``seconds`` (main thread only)."""
     fired = []
+    load(sp)  # SymPy's own import, if it is still to come, must not be what the alarm interrupts
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield lambda: False
         return

@@ -19,16 +19,17 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass, replace
 
-import sympy as sp
-
 from ..sandbox import bounded
 from ..sandbox.wire import Rejected, SympyText
 from . import remember
 from .equality import TimeUp, time_limit
 from .equality import equal_within as _equal_within
 from .equality import numerically_equal as _numerically_equal
+from .lazy import module
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 PROBES = (1, 2, 3, 7, 64)  # where graders evaluate an answer with symbols (d_k)
 READ_SECONDS = 8.0  # CPU seconds to read an answer and evaluate it at the probes

@@ -1,4 +1,4 @@
-"""Hypothesis, imported only when a property is drawn live.
+"""Hypothesis, imported only when a property is drawn live; SymPy, only when a check uses it.
 
 A replayed check (graders/grading/plans.py) is served its recorded inputs and
 never draws, so a learner's re-check need not pay for importing Hypothesis
@@ -9,14 +9,42 @@ live. Its methods (map, filter, flatmap, |) defer too, and the body of a
 ``st.composite`` strategy gets a ``draw`` that resolves what it is given. The
 strategies built are exactly those an eager import would build, so the
 examples drawn, and the grades, are the same.
+
+``module("sympy")`` is SymPy as a module that finishes importing itself at
+the first use of any of its names (importlib's LazyLoader): a re-check whose
+passes are all remembered (plans.py) runs no check of an exact exercise, and
+so never pays the 0.3 to 0.4 s SymPy takes to import. ``load`` finishes the
+import at once, before anything that could interrupt it (time_limit's alarm).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 
 
 _SETTINGS = []  # the grading settings, once Hypothesis is imported
+
+
+def module(name: str):
+    """The module ``name``: the one already imported, else one imported at its first use."""
+    found = sys.modules.get(name)
+    if found is not None:
+        return found
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)  # as the import statement says
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    lazy = importlib.util.module_from_spec(spec)
+    sys.modules[name] = lazy  # so that every other import of it finds this one, not a second copy
+    spec.loader.exec_module(lazy)
+    return lazy
+
+
+def load(lazy) -> None:
+    """Finish importing a module from ``module`` now (nothing happens if it is done)."""
+    getattr(lazy, "__name__")
 
 
 def ready():

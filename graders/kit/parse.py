@@ -23,9 +23,12 @@ from __future__ import annotations
 import ast
 import math
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
-import sympy as sp
+from .lazy import module
+
+sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 MAX_TEXT = 20_000
 MAX_NODES = 2_000
@@ -37,24 +40,32 @@ MAX_FLOAT_DIGITS = 100
 MAX_FLOAT_EXPONENT = 1_000
 _FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,6})?")
 
-_FUNCTIONS = {
-    "Add": lambda *a: sp.Add(*a), "Mul": lambda *a: sp.Mul(*a), "Pow": lambda b, e: sp.Pow(b, e),
-    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sin": sp.sin, "cos": sp.cos,
-    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float, "Tuple": lambda *a: sp.Tuple(*a),
-    "Sum": sp.Sum, "Max": sp.Max, "Min": sp.Min,
-    # Elementary functions SymPy rewrites and compares (an equal form with tanh or cosh counts too); nothing
-    # that grows without bound in evaluation cost (no factorial, gamma or binomial).
-    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "coth": sp.coth, "sech": sp.sech, "csch": sp.csch,
-    "tan": sp.tan, "cot": sp.cot, "sec": sp.sec, "csc": sp.csc,
-    "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "acot": sp.acot, "atan2": sp.atan2,
-    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh,
-    "root": sp.root, "cbrt": sp.cbrt, "sign": sp.sign,
-}
-_CONSTANTS = {
-    "pi": sp.pi, "E": sp.E, "I": sp.I, "ImaginaryUnit": sp.I, "Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero,
-    "NegativeOne": sp.S.NegativeOne, "Exp1": sp.E, "Pi": sp.pi, "oo": sp.oo, "Infinity": sp.oo,
-    "e": sp.E,
-}
+
+@lru_cache(maxsize=None)
+def _names():
+    """(the functions, the constants) an answer may name: built at the first answer read, so that
+    SymPy is imported only then (kit/lazy.py)."""
+    functions = {
+        "Add": lambda *a: sp.Add(*a), "Mul": lambda *a: sp.Mul(*a), "Pow": lambda b, e: sp.Pow(b, e),
+        "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sin": sp.sin, "cos": sp.cos,
+        "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float, "Tuple": lambda *a: sp.Tuple(*a),
+        "Sum": sp.Sum, "Max": sp.Max, "Min": sp.Min,
+        # Elementary functions SymPy rewrites and compares (an equal form with tanh or cosh counts too); nothing
+        # that grows without bound in evaluation cost (no factorial, gamma or binomial).
+        "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "coth": sp.coth, "sech": sp.sech, "csch": sp.csch,
+        "tan": sp.tan, "cot": sp.cot, "sec": sp.sec, "csc": sp.csc,
+        "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "acot": sp.acot, "atan2": sp.atan2,
+        "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh,
+        "root": sp.root, "cbrt": sp.cbrt, "sign": sp.sign,
+    }
+    constants = {
+        "pi": sp.pi, "E": sp.E, "I": sp.I, "ImaginaryUnit": sp.I, "Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero,
+        "NegativeOne": sp.S.NegativeOne, "Exp1": sp.E, "Pi": sp.pi, "oo": sp.oo, "Infinity": sp.oo,
+        "e": sp.E,
+    }
+    return functions, constants
+
+
 _SYMBOL_MAKERS = {"Symbol", "Dummy"}
 
 
@@ -160,8 +171,8 @@ class _Builder:
         if isinstance(node, ast.Constant):
             return self.constant(node.value)
         if isinstance(node, ast.Name):
-            if node.id in _CONSTANTS:
-                c = _CONSTANTS[node.id]
+            if node.id in _names()[1]:
+                c = _names()[1][node.id]
                 if isinstance(c, sp.Rational):
                     return _Part(c, max(int(c.p).bit_length(), 1), int(c.q).bit_length() - 1)
                 return _Part(c)
@@ -219,7 +230,7 @@ class _Builder:
             if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant):
                 raise ParseError("Symbol takes one name")
             return self.symbol(node.args[0].value)  # assumptions are ignored: names match
-        if name not in _FUNCTIONS:
+        if name not in _names()[0]:
             raise ParseError(f"{name}() is not supported in an answer; give a closed form")
         for kw in node.keywords:  # only Float(..., precision=53) carries keywords we accept
             if name != "Float" or kw.arg not in ("precision", "dps"):
@@ -232,7 +243,7 @@ class _Builder:
             raise ParseError(f"{name}() takes whole numbers")
         size = self.size(name, parts)
         try:
-            return _Part(_FUNCTIONS[name](*args), *size)
+            return _Part(_names()[0][name](*args), *size)
         except (TypeError, ValueError) as exc:
             raise ParseError(f"{name}(...) could not be built: {exc}") from None
 
