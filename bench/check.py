@@ -9,8 +9,10 @@ state a learner works towards):
   at least that much of Python;
 * ``attn-grade check SLUG`` for each slug and for all seven, **cold** (an empty
   plan cache: every check is recorded first, every exact answer read and
-  compared) and **warm** (the plans, and the verdicts on the exact answers,
-  are on disk from an earlier run);
+  compared; and no resident zygote: the command starts it) and **warm** (the
+  plans, the verdicts on the exact answers and the passes are on disk from an
+  earlier run, and that run's resident zygote is waiting); and warm with
+  ATTN_GRADE_RESIDENT=0, a zygote of the command's own, for comparison;
 * ``attn-grade watch SLUG`` in a pseudo-terminal: the time from saving the
   file (a correct one, then one with a mistake) to the new report on screen.
 
@@ -53,21 +55,24 @@ def timed(cmd, env, cwd) -> float:
 
 
 def bench_checks(slugs, repeat, work, base_env):
-    yard, cold, warm = [], {}, {}
+    yard, cold, warm, own = [], {}, {}, {}
     groups = [(s, [s]) for s in slugs] + [("all seven", [])]
     for r in range(repeat):
         yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
         for name, args in groups:
             cache = Path(tempfile.mkdtemp(prefix="bench-cache-", dir=work.parent))
-            env = {**base_env, "ATTN_GRADE_CACHE": str(cache)}
+            runtime = Path(tempfile.mkdtemp(prefix="bench-rt-"))  # no resident zygote yet
+            env = {**base_env, "ATTN_GRADE_CACHE": str(cache), "ATTN_GRADE_RUNTIME": str(runtime)}
             cmd = CLI + ["check", *args, "--dir", str(work)]
             cold.setdefault(name, []).append(timed(cmd, env, work))
             warm.setdefault(name, []).append(timed(cmd, env, work))
+            own.setdefault(name, []).append(timed(cmd, {**env, "ATTN_GRADE_RESIDENT": "0"}, work))
+            subprocess.run(CLI + ["stop"], env=env, stdout=subprocess.DEVNULL)
             shutil.rmtree(cache)
+            shutil.rmtree(runtime)
         yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
         print(f"  round {r + 1}/{repeat} done", file=sys.stderr, flush=True)
-    return statistics.median(yard), {k: statistics.median(v) for k, v in cold.items()}, \
-        {k: statistics.median(v) for k, v in warm.items()}
+    return statistics.median(yard), *({k: statistics.median(v) for k, v in d.items()} for d in (cold, warm, own))
 
 
 class Screen:
@@ -129,14 +134,20 @@ def main(argv=None) -> int:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["NO_COLOR"] = "1"
         print(f"attn-grade check on the reference solutions, median of {args.repeat} runs", file=sys.stderr)
-        yard, cold, warm = bench_checks(args.slugs, args.repeat, work, env)
-        watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache")}
+        yard, cold, warm, own = bench_checks(args.slugs, args.repeat, work, env)
+        runtime = tempfile.mkdtemp(prefix="bench-rt-")
+        watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache"), "ATTN_GRADE_RUNTIME": runtime}
         subprocess.run(CLI + ["check", "softmax", "--dir", str(work)], env=watch_env, stdout=subprocess.DEVNULL)
         good, bad = bench_watch(args.repeat, work, watch_env, args.mistake)
+        subprocess.run(CLI + ["stop"], env=watch_env, stdout=subprocess.DEVNULL)
+        shutil.rmtree(runtime)
     print(f"\nyardstick  python -c 'import numpy, sympy'   {yard:.3f} s\n")
-    print(f"{'attn-grade check':<22} {'cold s':>8} {'cold x':>7} {'warm s':>8} {'warm x':>7}")
+    print("cold: no plans on disk, no resident zygote; warm: both there; own zygote: warm plans, but\n"
+          "ATTN_GRADE_RESIDENT=0 (the command starts a zygote of its own, as before the resident one)\n")
+    print(f"{'attn-grade check':<16} {'cold s':>7} {'cold x':>7} {'warm s':>7} {'warm x':>7} {'own x':>7}")
     for name in cold:
-        print(f"{name:<22} {cold[name]:8.3f} {cold[name] / yard:6.2f}x {warm[name]:8.3f} {warm[name] / yard:6.2f}x")
+        print(f"{name:<16} {cold[name]:7.3f} {cold[name] / yard:6.2f}x {warm[name]:7.3f} {warm[name] / yard:6.2f}x "
+              f"{own[name] / yard:6.2f}x")
     print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, "
           f"with a mistake ({args.mistake.stem}) {bad:.3f} s")
     return 0

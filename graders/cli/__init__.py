@@ -1,6 +1,7 @@
 """The ``attn-grade`` command: one module per verb.
 
     check.py     attn-grade check [EXERCISE ...]: grade, report, remember, say what is next
+    lanes.py     check's second lane: a forked copy that grades the longest files meanwhile
     watch.py     attn-grade watch [EXERCISE]: check again at every save
     hint.py      attn-grade hint [EXERCISE] [--reset]: the next hint; which lesson prepares what
     progress.py  attn-grade list: the exercises, the learner's progress, the next one

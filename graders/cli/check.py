@@ -10,11 +10,13 @@ starting Python.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
+from .lanes import Lane, cores, split
 from .state import State
 from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, refuse, resolve, shown
 
@@ -168,9 +170,11 @@ def run(parser, args) -> int:
         parser.error("--timeout must be a positive number of seconds")
     folder = folder_of(parser, args)
     targets = targets_of(parser, args.exercises, folder)
+    mine, theirs = two_lanes(targets)
+    lane = Lane(theirs, alone(args)) if theirs else None  # forked first: nothing is started yet
     session = Session(timeout=args.timeout, public_only=args.public_only,
-                      sympy=mentions_sympy(t.path for t in targets))
-    for t in targets:
+                      sympy=mentions_sympy(t.path for t in mine))
+    for t in mine:
         session.prepare(t.path.parent)
     from ..grading.report import render_text  # the graders load while the sandbox starts
     from .term import fit, wants_color
@@ -180,16 +184,32 @@ def run(parser, args) -> int:
     if not args.json and not args.public_only and not has_hidden():
         print("Public checks only: the hidden checks, which compare with the reference solution, "
               "run when your instructor grades your work.\n", flush=True)
-    results, start = [], time.perf_counter()
-    try:
-        for t in targets:
-            result = session.grade(t)
-            results.append(result)
+    done, shown, start = {}, [], time.perf_counter()
+
+    def show_ready():  # in teaching order, each as soon as it and those before it are in
+        while len(shown) < len(targets) and targets[len(shown)] in done:
+            result = done[targets[len(shown)]]
+            shown.append(result)
             if not args.json:
                 print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
+
+    try:
+        for t in mine:
+            done[t] = session.grade(t)
+            done.update(lane.ready() if lane else {})
+            show_ready()
+        if lane:
+            done.update(lane.rest())
+            for t in lane.missing():
+                done[t] = session.grade(t)
+        show_ready()
     finally:
+        if lane:
+            lane.close()
         session.close()
-        remember(results, targets)  # what was graded, even if the reader went away (| head) or Ctrl-C
+        graded = [t for t in targets if t in done]
+        remember([done[t] for t in graded], graded)  # even if the reader went away (| head) or Ctrl-C
+    results = shown
     if args.json:
         from ..grading.results import to_gradescope
 
@@ -198,6 +218,38 @@ def run(parser, args) -> int:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
         print(fit(after_words(results, targets)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
+
+
+def two_lanes(targets) -> tuple[list, list]:
+    """(the targets this process grades, those a forked copy grades): two lanes for several files,
+    with two cores and the resident zygote (ATTN_GRADE_LANES=1: one lane)."""
+    from ..sandbox.resident import Resident, learner
+
+    if len(targets) < 2 or cores() < 2 or os.environ.get("ATTN_GRADE_LANES") == "1" \
+            or not isinstance(learner(), Resident):
+        return list(targets), []
+    states = {}
+
+    def seconds(t):
+        state = states.setdefault(t.path.parent.resolve(), State(t.path.parent))
+        return (state.last(t.slug) or {}).get("seconds")
+
+    from ..grading import engine  # noqa: F401 - loaded once, before the fork, for both lanes
+
+    return split(targets, seconds)
+
+
+def alone(args):
+    """How the forked copy grades a target: with a Session of its own."""
+    sessions = []
+
+    def grade(target):
+        if not sessions:
+            sessions.append(Session(timeout=args.timeout, public_only=args.public_only))
+            sessions[0].prepare(target.path.parent)
+        return sessions[0].grade(target)
+
+    return grade
 
 
 def remember(results, targets) -> None:

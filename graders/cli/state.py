@@ -69,7 +69,7 @@ class State:
         """Remember ``result`` (an ExerciseResult) of the file at ``path``."""
         self.data["results"][result.exercise] = {
             "points": round(result.points, 6), "max": round(result.max_points, 6),
-            "digest": digest(path), "at": int(time.time())}
+            "digest": digest(path), "at": int(time.time()), "seconds": round(result.seconds, 3)}
 
     def last(self, slug: str) -> dict | None:
         entry = self.data["results"].get(slug)

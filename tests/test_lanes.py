@@ -1,0 +1,89 @@
+"""attn-grade check on two lanes (graders/cli/lanes.py): the longest files go to a forked copy,
+the report is the same as on one lane, and a copy that fails or is ended loses nothing."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from graders.cli import lanes
+from graders.cli.check import two_lanes
+from graders.cli.where import SLUGS, Target
+from graders.grading.engine import ROOT
+from graders.grading.results import CheckResult, ExerciseResult
+
+MUTANTS = ROOT / "tests" / "mutants"
+
+
+def test_the_longest_file_goes_to_the_copy_and_each_lane_keeps_the_order():
+    took = {"a": 0.2, "b": 0.9, "c": 0.3, "d": 0.1, "e": 0.1}
+    mine, theirs = lanes.split(list("abcde"), took.get)
+    assert theirs == ["b"] and mine == ["a", "c", "d", "e"]
+    assert lanes.split(["a", "b"], {"a": 0.5}.get) == (["a"], ["b"])  # never checked: UNKNOWN, 1 s
+
+
+def test_equal_files_are_shared_out():
+    mine, theirs = lanes.split(list("abcd"), lambda t: 1.0)
+    assert sorted(mine + theirs) == list("abcd") and len(mine) == len(theirs) == 2
+    assert mine == sorted(mine) and theirs == sorted(theirs)
+
+
+def _result(name):
+    return ExerciseResult(name, name.title(), [CheckResult(name, "runs", 1.0, 2.0, "partial", "got 1", "public")])
+
+
+def test_the_copy_sends_every_result_as_it_was():
+    lane = lanes.Lane(list("xyz"), _result)
+    got = lane.rest()
+    assert got == {t: _result(t) for t in "xyz"} and lane.missing() == []
+
+
+def test_what_a_failing_copy_did_not_send_is_left_to_this_process():
+    def grade(t):
+        if t == "y":
+            raise RuntimeError("the copy's sandbox could not start")
+        return _result(t)
+
+    lane = lanes.Lane(list("xyz"), grade)
+    assert lane.rest() == {"x": _result("x")} and lane.missing() == ["y", "z"]
+
+
+def test_a_copy_that_is_ended_is_reaped_at_once():
+    lane = lanes.Lane(["slow"], lambda t: time.sleep(60))
+    start = time.monotonic()
+    lane.close()
+    assert time.monotonic() - start < 5
+    with pytest.raises(ChildProcessError):
+        os.waitpid(lane.pid, os.WNOHANG)  # reaped: no longer our child
+
+
+@pytest.mark.skipif(lanes.cores() < 2, reason="one core: checks run on one lane")
+def test_every_exercise_is_checked_on_two_lanes_here(tmp_path):
+    targets = [Target(s, tmp_path / f"{s}.py") for s in SLUGS]
+    mine, theirs = two_lanes(targets)
+    assert mine and theirs and sorted(mine + theirs, key=targets.index) == targets
+
+
+def _check(folder, **env):
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "check", "--dir", str(folder), "--color", "never"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NO_COLOR": "1", **env})
+    # the time taken is the one line that may differ
+    return done.returncode, [line for line in done.stdout.splitlines() if not line.startswith("Total:")]
+
+
+def test_two_lanes_report_what_one_lane_reports(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for slug in SLUGS:  # a mistake in every other exercise, the reference in the rest
+        mutants = sorted((MUTANTS / slug).glob("*.py"))
+        source = mutants[0] if SLUGS.index(slug) % 2 else ROOT / "solutions" / f"{slug}.py"
+        shutil.copy(source, folder / f"{slug}.py")
+    one = _check(folder, ATTN_GRADE_LANES="1")
+    two = _check(folder)
+    assert one[0] == two[0] == 1
+    assert one[1] == two[1]
+    assert sum("✓" in line for line in two[1]) > 0 and sum("✗" in line for line in two[1]) > 0
