@@ -104,12 +104,9 @@ class Session:
 
     def grade(self, target: Target):
         from ..grading.engine import checks_of, grade_file
-        from ..sandbox import bounded
 
-        # Load the graders (SymPy, for the exact exercises) and start the helper that reads
-        # exact answers while the sandbox is still starting on its thread.
+        # Load the graders while the sandbox is still starting on its thread.
         checks_of(target.slug, not self.public_only)
-        bounded.start_expected()
         thread = self.warming.pop(target.path.parent.resolve(), None)
         if thread is not None:
             thread.join()

@@ -18,7 +18,6 @@ from .. import registry
 from ..kit import remember
 from ..kit.checks import Fail, submission_of
 from ..kit.text import call_text
-from ..sandbox import bounded as bounded_jobs
 from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
@@ -101,7 +100,6 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     """
     exercise = registry.get(slug)
     checks = checks_of(slug, hidden)
-    bounded_jobs.start_expected()  # its warm-up overlaps the sandbox's start and the first calls
     ref = reference(slug) if hidden else None
     result = ExerciseResult(slug, exercise.title)
     start = time.perf_counter()
