@@ -52,3 +52,41 @@ def test_examples_do_not_depend_on_which_modules_are_loaded(tmp_path):
         assert draws() == before
     finally:
         del sys.modules["lots_of_constants"]
+
+
+HANGS_ON_WIDE_ROWS = """
+import numpy as np
+
+def softmax(z, axis=-1):
+    z = np.asarray(z, dtype=float)
+    while z.ndim > 1 and z.shape[-1] > 2:
+        pass
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+"""
+
+
+def test_a_call_that_hangs_in_a_batch_is_waited_for_once_and_graded_as_live(tmp_path, monkeypatch):
+    from graders.sandbox.errors import Timeout
+    from graders.sandbox.handle import Worker
+
+    path = tmp_path / "softmax.py"
+    path.write_text(HANGS_ON_WIDE_ROWS)
+    timeouts = []
+    receive = Worker._receive
+
+    def counting(self, timeout, doing):
+        try:
+            return receive(self, timeout, doing)
+        except Timeout:
+            timeouts.append(doing)
+            raise
+
+    monkeypatch.setattr(Worker, "_receive", counting)
+    live = grade_file("softmax", path, replay=False, call_timeout=1.0)
+    assert timeouts == ["running softmax()"]
+    timeouts.clear()
+    replayed = grade_file("softmax", path, call_timeout=1.0)
+    assert timeouts == ["running softmax()"], "the call that hung in the batch was made, and waited for, again"
+    assert view(replayed) == view(live) and "timed out after 1 s" in replayed.checks[0].message + \
+        " ".join(c.message for c in replayed.checks)

@@ -227,3 +227,57 @@ def test_a_forged_import_error_is_cut_too(tmp_path):
     """)
     _, outcome = started(path)
     assert not outcome.ready and len(outcome.message) < 4_000 and "more characters" in outcome.message
+
+
+SPIN_AT_THREE = """
+def f(n):
+    while n == 3:
+        pass
+    return n * 2
+def g():
+    return "g"
+"""
+
+
+def test_a_batch_answers_call_by_call_and_stops_at_the_one_that_hangs(tmp_path):
+    from graders.sandbox.errors import BatchTimeout
+    from graders.sandbox.submission import request
+
+    with Submission(student(tmp_path, SPIN_AT_THREE), call_timeout=0.5) as sub:
+        sub.start()
+        calls = [request("f", (n,), {}) for n in (1, 2, 3, 4)]
+        with pytest.raises(BatchTimeout) as caught:
+            sub.batch(calls)
+        assert [a["value"] for a in caught.value.answers] == [2, 4]  # the answers before the call that hung
+        assert str(caught.value.call) == "timed out after 0.5 s while running f() (an endless loop?)"
+        with pytest.raises(Timeout, match=r"f\(\) was not run again: it timed out earlier"):
+            sub.call("f", 1)  # as after a single call that hung
+        assert sub.call("g") == "g"  # the other functions, in a fresh worker
+        assert [a["value"] for a in sub.batch([request("g", (), {})] * 3)] == ["g"] * 3
+
+
+def test_a_batchs_answers_together_are_bounded_like_one_answer(tmp_path, monkeypatch):
+    from graders.sandbox import handle
+    from graders.sandbox.submission import request
+
+    monkeypatch.setattr(handle, "MAX_MESSAGE", 1 << 20)
+    path = student(tmp_path, "def big():\n    return 'x' * 15_000\n")
+    with Submission(path) as sub:
+        sub.start()
+        assert len(sub.batch([request("big", (), {})] * 20)) == 20  # about 300 KB in all
+        with pytest.raises(Crashed, match="larger than any answer asked for"):
+            sub.batch([request("big", (), {})] * 80)  # each part small, 1.2 MB together
+
+
+def test_a_time_budget_bounds_a_batch_as_a_whole(tmp_path):
+    """Each call under the call timeout, but the budget (grading/budget.py) is for all of them."""
+    from graders.grading.budget import Budget, Budgeted
+    from graders.sandbox.submission import request
+
+    path = student(tmp_path, "import time\ndef slow(n):\n    time.sleep(0.4)\n    return n\n")
+    with Submission(path, call_timeout=1.0) as sub:
+        sub.start()
+        budget = Budget(1.0, "one exercise file")
+        with pytest.raises(Timeout) as caught:
+            Budgeted(sub, budget).batch([request("slow", (n,), {}) for n in range(10)])
+        assert str(caught.value) == budget.message()

@@ -51,7 +51,7 @@ class Budgeted:
         return self._bounded(self.sub.call_full, func, *args, **kwargs)
 
     def batch(self, requests):
-        return self._bounded(self.sub.batch, requests)
+        return self._bounded(self.sub.batch, requests, within=self.budget.left())  # the whole batch
 
     def interpret(self, func, args, kwargs, msg):
         return self.sub.interpret(func, args, kwargs, msg)

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 
 from ..kit import remember
 from ..kit.mode import Mode, active
+from ..kit.checks import submission_of
 from ..kit.text import call_text
 from ..sandbox import worker as wirefmt
 from ..sandbox.bounded import start_expected
-from ..sandbox.errors import StudentError
+from ..sandbox.errors import BatchTimeout, StudentError, Timeout
 from ..sandbox.submission import interpret, request
 from .plancache import plan_key
 
@@ -71,8 +72,9 @@ class Recording:
 class Replay:
     """The ``sub`` a check sees while replayed: recorded calls answered from one batch."""
 
-    def __init__(self, sub, plan: Plan, answers):
+    def __init__(self, sub, plan: Plan, answers, hung=None):
         self.sub, self.plan, self.answers = sub, plan, answers
+        self.hung = hung  # the Timeout of the call after the last answer (the batch stopped there)
         self.next, self.live = 0, False
 
     def call(self, func, *args, **kwargs):
@@ -81,6 +83,10 @@ class Replay:
     def call_full(self, func, *args, **kwargs):
         if not self.live and self.next < len(self.plan.calls):
             req = request(func, args, kwargs)
+            if req == self.plan.calls[self.next] and self.next == len(self.answers):  # the call that hung
+                self.live = True  # what the check does next is live, as after a live call that timed out
+                submission_of(self.sub).printed = ""
+                raise Timeout(str(self.hung))
             if req == self.plan.calls[self.next]:
                 answer = self.answers[self.next]
                 self.next += 1
@@ -105,23 +111,28 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
 
     The live run reuses the batch's answers for as long as its calls follow
     the recording: Hypothesis draws the same inputs up to the first failure,
-    so only the shrinking calls reach the worker one by one. ``passes``
-    (plancache.PassStore) remembers the replays that passed.
+    so only the shrinking calls reach the worker one by one. A batch whose
+    call hangs gives the live run the answers before that call and then the
+    call's Timeout, as the call made live would have raised it, without
+    waiting for it a second time. ``passes`` (plancache.PassStore) remembers
+    the replays that passed.
     """
-    answers = None
+    answers = hung = None
     if plan is not None:
         try:
             answers = sub.batch(plan.calls) if plan.calls else []
+        except BatchTimeout as exc:  # a call hung: the live run gets the answers before it, then its Timeout
+            answers, hung = exc.answers, exc.call
         except StudentError:
-            answers = None  # the batch hung or ended the worker: single calls will say which call
-    if answers is not None:
+            answers = None  # the batch ended the worker: single calls will say which call
+    if answers is not None and hung is None:
         name = pass_name(plan, ref, answers) if passes is not None and plan.key else None
         if name is not None and passes.has(plan.key, name):
             return
     # The check's logic runs: the helper that reads exact answers warms up meanwhile (not before:
     # its warm-up imports SymPy, which a re-check whose passes are all remembered never needs).
     start_expected()
-    if answers is not None:
+    if answers is not None and hung is None:
         with active(Mode(plan.examples, recording=False)), remember.noting_bounds() as met:
             replay = Replay(sub, plan, answers)
             try:
@@ -132,7 +143,7 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
                 if name is not None and not replay.live and not met:
                     passes.add(plan.key, name)
                 return
-    fn(Replay(sub, plan, answers) if answers is not None else sub, ref)
+    fn(Replay(sub, plan, answers, hung) if answers is not None else sub, ref)
 
 
 def pass_name(plan: Plan, ref, answers) -> str:

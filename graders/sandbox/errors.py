@@ -61,5 +61,14 @@ class Timeout(StudentError):
     pass
 
 
+class BatchTimeout(Timeout):
+    """Call ``len(answers)`` of a batch timed out: ``answers`` are those of the calls before it,
+    ``call`` the Timeout that call made alone would have raised (Submission.batch)."""
+
+    def __init__(self, answers: list, call: Timeout):
+        super().__init__(str(call))
+        self.answers, self.call = answers, call
+
+
 class Crashed(StudentError):
     pass

@@ -79,6 +79,7 @@ class Worker:
         self._wanted_anew = set()
         self._oom_before = None
         self._next_id = 0
+        self._allowance = [MAX_MESSAGE, MAX_TOKENS]  # bytes and values left for the answers to a request
         self._drains = []
 
     def want(self, name):
@@ -123,6 +124,7 @@ class Worker:
         self.generation += 1
         self.exit_code, self.out_of_memory = None, False
         self.files = set()
+        self._allowance = [MAX_MESSAGE, MAX_TOKENS]
         hello = self._receive(self.import_timeout, "starting the worker")
         if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
@@ -152,8 +154,14 @@ class Worker:
     def request(self, msg, timeout, doing):
         self.ensure()
         self._next_id += 1
+        self._allowance = [MAX_MESSAGE, MAX_TOKENS]  # for all the messages that answer it
         msg = dict(msg, id=self._next_id)
         self._send(msg, doing)
+        return self.more(timeout, doing)
+
+    def more(self, timeout, doing):
+        """The next message answering the last request (a batch answers call by call): within
+        ``timeout``, and all of them together within one answer's size."""
         answer = self._receive(timeout, doing)
         if not isinstance(answer, dict) or answer.get("id") != self._next_id:
             self.kill()
@@ -238,12 +246,14 @@ class Worker:
             buf += chunk
             if size is None and len(buf) >= 4:
                 (size,) = struct.unpack(">I", bytes(buf[:4]))
-                if size > MAX_MESSAGE:
+                if size > self._allowance[0]:
                     self.kill()
                     raise Crashed(f"the answer while {doing} was {size} bytes, larger than any answer asked for")
                 need = 4 + size
         body = bytes(buf[4:])
-        if sum(body.count(c) for c in (b",", b"[", b"{")) > MAX_TOKENS:
+        tokens = sum(body.count(c) for c in (b",", b"[", b"{"))
+        self._allowance = [self._allowance[0] - size, self._allowance[1] - tokens]
+        if self._allowance[1] < 0:
             self.kill()
             raise Crashed(f"the answer while {doing} held more than {MAX_TOKENS} values, "
                           f"far more than any answer asked for")

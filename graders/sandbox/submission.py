@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import base64
 import reprlib
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import wire
-from .errors import Crashed, Missing, Raised, StudentError, Timeout, exception_info
+from .errors import BatchTimeout, Crashed, Missing, Raised, StudentError, Timeout, exception_info
 from .handle import Worker
 from .wire import MESSAGE, NAME, cut
 
@@ -129,20 +130,46 @@ class Submission:
             raise
         return self.interpret(func, args, kwargs, msg)
 
-    def batch(self, requests):
+    def batch(self, requests, within: float | None = None):
         """Run many calls (from ``request``) in one round trip; return the raw answers.
 
-        Raises a StudentError if the worker hangs or ends during the batch;
-        the caller then falls back to single calls, which say which one did.
+        The worker answers call by call, each within the call timeout, and all
+        of them within ``within`` seconds if given (a time budget). One that
+        times out raises BatchTimeout, with the answers before it and the
+        Timeout that call alone would have raised (and, as after it, its
+        function is not run again). If the worker ends or misbehaves, a
+        StudentError: the caller then falls back to single calls, which say which
+        one did.
         """
         broken = sorted({r.get("func") for r in requests} & set(self.broken))
         if broken:  # single calls will say so, without running it again
             raise self.broken[broken[0]]
         self._ready("the batch")
-        msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
-                                  self.call_timeout, "running a batch of calls")
-        answers = msg.get("answers")
-        if not isinstance(answers, list) or len(answers) != len(requests):
+        answers = []
+        deadline = None if within is None else time.monotonic() + within
+
+        def timeout():
+            return self.call_timeout if deadline is None else max(0.0, min(self.call_timeout,
+                                                                           deadline - time.monotonic()))
+
+        def doing():  # as a single call says it, so that a timeout reads the same
+            return f"running {requests[len(answers)].get('func')}()" if len(answers) < len(requests) \
+                else "running a batch of calls"
+
+        try:
+            msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
+                                      timeout(), doing())
+            while "done" not in msg and msg.get("part") == len(answers) < len(requests) and "answer" in msg:
+                answers.append(msg["answer"])
+                msg = self.worker.more(timeout(), doing())
+        except Timeout as exc:
+            if len(answers) >= len(requests):
+                raise
+            func = requests[len(answers)].get("func")
+            self.timeouts_left -= 1
+            self.broken[func] = Timeout(f"{func}() was not run again: it timed out earlier in this exercise ({exc})")
+            raise BatchTimeout(answers, exc) from None
+        if msg.get("done") != len(requests) or len(answers) != len(requests):
             self.worker.kill()
             raise Crashed("the worker's answer to a batch was malformed")
         return answers

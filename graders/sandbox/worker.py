@@ -346,7 +346,9 @@ def serve(folder, req_fd, res_fd, sandbox=None):
     """Answer the parent's requests for the student files in ``folder`` until it hangs up.
 
     {"op": "load", "file": F} imports F (once) and lists its functions;
-    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one.
+    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one;
+    {"op": "batch", "file": F, "calls": [...]} makes those calls in turn, answering each
+    as it returns ({"part": i, "answer": ...}), then {"done": n}.
     """
     send(res_fd, {"hello": True, "sandbox": sandbox})
     modules = {}
@@ -355,14 +357,14 @@ def serve(folder, req_fd, res_fd, sandbox=None):
         if req is None:
             return
         try:
-            answer = handle(folder, modules, req)
+            answer = handle(folder, modules, req, lambda part: send(res_fd, dict(part, id=req.get("id"))))
         except BaseException as exc:  # a failure of the worker itself, e.g. bad arguments
             answer = {"ok": False, "error": describe_exception(exc, ""), "internal": True}
         answer["id"] = req.get("id")
         send(res_fd, answer)
 
 
-def handle(folder, modules, req):
+def handle(folder, modules, req, part=None):
     name = os.path.basename(str(req.get("file", "")))
     filename = os.path.join(folder, name)
     if req.get("op") == "load":
@@ -377,6 +379,9 @@ def handle(folder, modules, req):
     if name not in modules:
         return {"ok": False, "error": {"type": "RuntimeError", "mro": ["RuntimeError"],
                                        "message": f"{name} was not loaded"}, "internal": True}
-    if req.get("op") == "batch":
-        return {"answers": [call(modules[name], filename, r) for r in req.get("calls", [])]}
+    if req.get("op") == "batch":  # each answer as it comes: a call that hangs is known by those before it
+        calls = req.get("calls", [])
+        for i, r in enumerate(calls):
+            part({"part": i, "answer": call(modules[name], filename, r)})
+        return {"done": len(calls)}
     return call(modules[name], filename, req)
