@@ -87,3 +87,49 @@ def test_two_lanes_report_what_one_lane_reports(tmp_path):
     assert one[0] == two[0] == 1
     assert one[1] == two[1]
     assert sum("✓" in line for line in two[1]) > 0 and sum("✗" in line for line in two[1]) > 0
+
+
+def test_a_ctrl_c_that_python_drops_still_stops_the_check():
+    """Python ignores an exception raised while the garbage collector runs a callback
+    (Hypothesis has one): the Ctrl-C is noted, and the check stops at the next file."""
+    import gc
+    import signal
+
+    from graders.cli.term import CtrlC
+
+    def callback(phase, info):
+        if phase == "start":
+            os.kill(os.getpid(), signal.SIGINT)  # its handler runs here, inside the callback
+
+    dropped, hook = [], sys.unraisablehook
+    ctrl_c = CtrlC()
+    gc.callbacks.append(callback)
+    sys.unraisablehook = lambda unraisable: dropped.append(unraisable.exc_type)
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+        gc.callbacks.remove(callback)
+    try:
+        assert dropped == [KeyboardInterrupt]  # raised in the callback, and dropped by Python
+        with pytest.raises(KeyboardInterrupt):
+            ctrl_c.check()
+    finally:
+        ctrl_c.close()
+
+
+def test_ctrl_c_during_a_check_on_two_lanes_stops_it_and_keeps_no_result_it_spoilt(tmp_path):
+    from test_watch import Terminal, _command
+
+    folder = tmp_path / "exercises"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("*.md"))
+    cache = tmp_path / "cache"  # nothing recorded yet: the check takes seconds
+    term = Terminal(["/usr/bin/env", f"ATTN_GRADE_CACHE={cache}", *_command(), "check", "--color", "never"], folder)
+    term.wait_for("hand_scores — ".encode())
+    term.type(b"\x03")
+    term.wait_for(b"interrupted")
+    assert term.exit_status() == 130
+    assert b"Traceback" not in term.seen and b"grader itself failed" not in term.seen
+    listed = subprocess.run([*_command(), "list"], cwd=folder, capture_output=True, text=True,
+                            env={**os.environ, "ATTN_GRADE_CACHE": str(cache), "NO_COLOR": "1"}).stdout
+    assert "✗" not in listed and "◐" not in listed  # every exercise remembered is at full marks

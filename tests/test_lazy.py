@@ -25,7 +25,7 @@ def _loaded(slug):
 
 def test_an_array_exercise_is_graded_without_importing_sympy():
     assert _loaded("softmax") == []  # nor Hypothesis, until a property is drawn live (kit/lazy.py)
-    assert "sympy" in _loaded("hand_scores")
+    assert _loaded("hand_scores") == []  # SymPy too: until a check uses it (see below)
 
 
 GRADE = """
@@ -99,14 +99,16 @@ def test_a_check_whose_passes_are_remembered_never_imports_sympy(tmp_path):
     assert points < 8 and imported  # a failing check compares, with SymPy
 
 
-def test_a_lazy_module_is_the_one_every_import_gets():
+def test_a_lazy_module_imports_the_one_every_import_gets():
     code = """
 import sys
 from graders.kit.lazy import load, module
 sp = module("sympy")
 assert "sympy.core" not in sys.modules
+assert "not imported" not in repr(sp) and "at first use" in repr(sp)
+assert sp.Integer(2) + 1 == 4 - 1 and "sympy.core" in sys.modules
 import sympy
-assert sympy is sp and sp.Integer(2) + 1 == 4 - 1 and "sympy.core" in sys.modules
+assert sp.Integer is sympy.Integer and module("sympy") is sympy  # one SymPy: the real one
 load(sp)
 try:
     module("no_such_module_here")

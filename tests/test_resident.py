@@ -89,6 +89,22 @@ def test_a_second_command_finds_the_first_ones_zygote(runtime, tmp_path):
     assert serving(runtime) == first
 
 
+def test_it_holds_nothing_the_command_that_started_it_held_open(runtime):
+    import select
+
+    r, w = os.pipe()
+    os.set_inheritable(w, True)  # as a watch's inotify descriptor, or a pipe of the shell's, can be
+    session = Session(timeout=10.0)
+    try:
+        session.zygote.start()
+        assert serving(runtime), "it answers once it has started"
+        os.close(w)
+        assert select.select([r], [], [], 10)[0] and os.read(r, 1) == b"", "the zygote holds the pipe open"
+    finally:
+        session.close()
+        os.close(r)
+
+
 def test_a_command_that_ends_takes_its_sandboxes_with_it(runtime):
     session = Session(timeout=10.0)
     session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .lanes import Lane, cores, split
+from .term import CtrlC
 from .state import State
 from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, refuse, resolve, shown
 
@@ -182,6 +183,7 @@ def run(parser, args) -> int:
         print("Public checks only: the hidden checks, which compare with the reference solution, "
               "run when your instructor grades your work.\n", flush=True)
     done, shown, start = {}, [], time.perf_counter()
+    ctrl_c = CtrlC()
 
     def show_ready():  # in teaching order, each as soon as it and those before it are in
         while len(shown) < len(targets) and targets[len(shown)] in done:
@@ -192,15 +194,21 @@ def run(parser, args) -> int:
 
     try:
         for t in mine:
-            done[t] = session.grade(t)
+            result = session.grade(t)
+            ctrl_c.check()  # pressed during the grading: its result may be of a part-stopped grader
+            done[t] = result
             done.update(lane.ready() if lane else {})
             show_ready()
         if lane:
             done.update(lane.rest())
+            ctrl_c.check()
             for t in lane.missing():
-                done[t] = session.grade(t)
+                result = session.grade(t)
+                ctrl_c.check()
+                done[t] = result
         show_ready()
     finally:
+        ctrl_c.close()
         if lane:
             lane.close()
         session.close()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import pickle
 import select
+import signal
 import struct
 import sys
 
@@ -59,6 +60,7 @@ class Lane:
         sys.stderr.flush()
         self.pid = os.fork()
         if self.pid == 0:  # the copy: grade, send, end without running this process's clean-up
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is this process's: it ends the copy
             os.close(r)
             code = 0
             try:
@@ -67,7 +69,7 @@ class Lane:
                     os.write(w, struct.pack("<Q", len(data)))
                     for at in range(0, len(data), 1 << 16):
                         os.write(w, data[at:at + (1 << 16)])
-            except BaseException:  # noqa: BLE001 - Ctrl-C, a reader gone: this process grades the rest
+            except BaseException:  # noqa: BLE001 - a reader gone, an error: this process grades the rest
                 code = 1
             finally:
                 os._exit(code)

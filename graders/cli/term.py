@@ -1,9 +1,10 @@
-"""The terminal: whether to colour, how to clear the screen, and how wide a line may be."""
+"""The terminal: whether to colour, how to clear the screen, how wide a line may be, Ctrl-C."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
@@ -30,3 +31,24 @@ def fit(text: str, hang: int = 2, stream=None) -> str:
 
 
 NBSP = "\u00a0"  # textwrap never breaks there
+
+
+class CtrlC:
+    """Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is noted: Python drops an
+    exception raised while the garbage collector runs a callback (Hypothesis has one), so the
+    command asks ``check()`` at safe points, and stops there if it was pressed (main thread only)."""
+
+    def __init__(self):
+        self.pressed = False
+        self.old = signal.signal(signal.SIGINT, self._pressed)
+
+    def _pressed(self, signum, frame):
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        signal.signal(signal.SIGINT, self.old)

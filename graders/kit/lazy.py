@@ -10,11 +10,13 @@ live. Its methods (map, filter, flatmap, |) defer too, and the body of a
 strategies built are exactly those an eager import would build, so the
 examples drawn, and the grades, are the same.
 
-``module("sympy")`` is SymPy as a module that finishes importing itself at
-the first use of any of its names (importlib's LazyLoader): a re-check whose
-passes are all remembered (plans.py) runs no check of an exact exercise, and
-so never pays the 0.3 to 0.4 s SymPy takes to import. ``load`` finishes the
-import at once, before anything that could interrupt it (time_limit's alarm).
+``module("sympy")`` is SymPy, imported at the first use of any of its names:
+a re-check whose passes are all remembered (plans.py) runs no check of an
+exact exercise, and so never pays the 0.3 to 0.4 s SymPy takes to import.
+Not importlib's LazyLoader: an import it makes that is interrupted (Ctrl-C)
+leaves a half-made module in sys.modules for good. ``load`` imports at once,
+before anything whose own interruption would be taken for an answer's
+(time_limit's alarm).
 """
 
 from __future__ import annotations
@@ -27,19 +29,31 @@ import sys
 _SETTINGS = []  # the grading settings, once Hypothesis is imported
 
 
+class _Later:
+    """Stands for a module not imported yet: the first name asked of it imports it."""
+
+    def __init__(self, name: str):
+        self._name, self._module = name, None
+
+    def __getattr__(self, attr):  # only names the stand-in itself lacks: the module's
+        if self._module is None:
+            # the import statement's own machinery: interrupted (Ctrl-C), it leaves no half-made
+            # module behind, and the next use imports it again
+            self._module = importlib.import_module(self._name)
+        return getattr(self._module, attr)
+
+    def __repr__(self):
+        return f"<module {self._name!r}, imported at first use>" if self._module is None else repr(self._module)
+
+
 def module(name: str):
-    """The module ``name``: the one already imported, else one imported at its first use."""
+    """The module ``name``: the one already imported, else a stand-in that imports it at its first use."""
     found = sys.modules.get(name)
     if found is not None:
         return found
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
+    if importlib.util.find_spec(name) is None:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)  # as the import statement says
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    lazy = importlib.util.module_from_spec(spec)
-    sys.modules[name] = lazy  # so that every other import of it finds this one, not a second copy
-    spec.loader.exec_module(lazy)
-    return lazy
+    return _Later(name)
 
 
 def load(lazy) -> None:

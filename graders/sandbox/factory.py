@@ -50,6 +50,8 @@ def zygote(ctrl_fd, m):
     import numpy  # noqa: F401 - imported once here, shared by every fork
 
     idle = float(os.environ.get("ATTN_ZYGOTE_IDLE") or 0)
+    if idle:  # started by posix_spawn, we hold what the command held open (a watch's inotify, pipes)
+        m.jail.close_fds(keep={0, 1, 2, ctrl_fd})
     sympy = None
     if idle or os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0":  # "0": the parent knows no file needs it
         try:

@@ -43,8 +43,9 @@ def become_helper(sock, warm):
         os.dup2(null, fd)
     # Pipes to students' sandboxes among them: held open here, their ends would never hang up.
     close_fds(keep={0, 1, 2, sock.fileno()})
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+    for sig in (signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
         signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grading process's to act on; it ends us
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     for module, name in warm:
         try:
