@@ -53,11 +53,31 @@ def test_what_a_failing_copy_did_not_send_is_left_to_this_process():
 
 def test_a_copy_that_is_ended_is_reaped_at_once():
     lane = lanes.Lane(["slow"], lambda t: time.sleep(60))
-    start = time.monotonic()
+    pid, start = lane.pid, time.monotonic()
     lane.close()
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 5 and lane.pid is None
     with pytest.raises(ChildProcessError):
-        os.waitpid(lane.pid, os.WNOHANG)  # reaped: no longer our child
+        os.waitpid(pid, os.WNOHANG)  # reaped: no longer our child
+    lane.close()  # again: nothing to kill (its number may be another process's by now)
+
+
+def test_a_copy_ends_with_the_command_that_forked_it(tmp_path):
+    code = f"""
+import sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from graders.cli import lanes
+lane = lanes.Lane(["slow"], lambda t: time.sleep(60))
+print(lane.pid, flush=True)
+time.sleep(60)
+"""
+    command = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    copy = int(command.stdout.readline())
+    command.kill()  # kill -9: no clean-up of its own runs
+    command.wait()
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{copy}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{copy}"), "the copy went on after the command was killed"
 
 
 @pytest.mark.skipif(lanes.cores() < 2, reason="one core: checks run on one lane")

@@ -254,3 +254,93 @@ def test_student_code_cannot_reach_it(runtime, tmp_path):
     said = " ".join(c.message for c in result.checks)
     assert "unreachable" in said and "reached the zygote" not in said
     assert serving(runtime) == [pid]
+
+
+def test_commands_starting_at_once_start_one_zygote(runtime):
+    """The parent and its lane copy, or two terminals: connect-or-launch is done under a lock."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+from pathlib import Path
+from graders.sandbox import resident
+r = resident.Resident(Path({str(runtime)!r}))
+r.start()
+print("launched" if r.launched else "connected", flush=True)
+sys.stdin.read()  # stay connected until told
+"""
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    said = sorted(p.stdout.readline().strip() for p in procs)
+    assert said == ["connected", "connected", "connected", "launched"]
+    assert len(serving(runtime)) == 1
+    for p in procs:
+        p.communicate("")
+
+
+def test_a_malformed_request_does_not_end_the_zygote(runtime):
+    session = Session(timeout=10.0)
+    try:
+        session.zygote.start()
+        [path] = runtime.glob("z-*.sock")
+        [pid] = serving(runtime)
+        for junk in (b"not json", b"[1, 2]", b'{"op": "spawn"}', b'{"op": "spawn", "sandbox": {}}', b'{"op": 7}'):
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            conn.connect(str(path))
+            conn.send(junk)
+            assert b"refused" in conn.recv(1 << 12), junk
+            conn.close()
+        assert serving(runtime) == [pid]
+        assert session.grade(Target("softmax", ROOT / "solutions" / "softmax.py")).points == 10
+    finally:
+        session.close()
+
+
+def test_a_zygote_without_namespaces_refuses_to_spawn():
+    from graders.sandbox import factory
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    spare, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    socket.send_fds(ours, [b'{"op": "spawn", "folder": "/x", "sandbox": {}}'], [spare.fileno()])
+    assert factory._answer(theirs, {}, None, "", None, (), confined=False) == "spawn"
+    assert "no namespaces" in ours.recv(1 << 12).decode()
+    ours.send(b'{"op": "who"}')
+    factory._answer(theirs, {}, None, "", None, (), confined=False)
+    assert b'"confined": false' in ours.recv(1 << 12)
+
+
+def test_where_it_refuses_a_command_uses_a_zygote_of_its_own(runtime):
+    """A stand-in for a resident zygote on a system without namespaces: it refuses every spawn."""
+    import threading
+
+    path = runtime / f"z-{resident.key()}.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(str(path))
+    listener.listen(8)
+
+    def refuse():
+        conn, _ = listener.accept()
+        while True:
+            msg, fds, _, _ = socket.recv_fds(conn, 1 << 16, 8)
+            for fd in fds:
+                os.close(fd)
+            if not msg:
+                return
+            conn.send(b'{"refused": "no sandbox here: the system gives this zygote no namespaces"}')
+
+    threading.Thread(target=refuse, daemon=True).start()
+    session = Session(timeout=10.0)
+    try:
+        assert session.grade(Target("softmax", ROOT / "solutions" / "softmax.py")).points == 10
+        assert session.zygote.own and session.zygote.proc is not None  # a zygote of its own did it
+    finally:
+        session.close()
+        listener.close()
+
+
+def test_a_folder_whose_sockets_would_not_fit_is_not_used(tmp_path, monkeypatch):
+    deep = Path("/tmp") / ("d" * 90)
+    try:
+        monkeypatch.setenv("ATTN_GRADE_RUNTIME", str(deep))
+        assert resident.folder() is None and resident.learner() is zygote.shared()
+    finally:
+        shutil.rmtree(deep, ignore_errors=True)

@@ -17,19 +17,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from .lanes import Lane, cores, split
-from .term import CtrlC
+from .term import CtrlC, HelpFormatter
 from .state import State
 from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, refuse, resolve, shown
 
 
 def register(sub, epilog: str) -> None:
-    import argparse
-
     chk = sub.add_parser(
         "check", help="grade your exercise files and show feedback",
         description="Grade your exercise files and print every check with its points and feedback. "
                     "Exit status 0 only at full marks.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
+        formatter_class=HelpFormatter, epilog=epilog)
     chk.add_argument("exercises", nargs="*", metavar="EXERCISE",
                      help="slug (softmax), number from 'attn-grade list' (5) or file (exercises/softmax.py); "
                           "default: all, in teaching order")
@@ -170,6 +168,14 @@ def run(parser, args) -> int:
     targets = targets_of(parser, args.exercises, folder)
     mine, theirs = two_lanes(targets)
     lane = Lane(theirs, alone(args)) if theirs else None  # forked first: nothing is started yet
+    try:
+        return _run(args, targets, mine, lane)
+    finally:
+        if lane:
+            lane.close()
+
+
+def _run(args, targets, mine, lane) -> int:
     session = Session(timeout=args.timeout, public_only=args.public_only,
                       sympy=mentions_sympy(t.path for t in mine))
     for t in mine:
@@ -210,7 +216,7 @@ def run(parser, args) -> int:
     finally:
         ctrl_c.close()
         if lane:
-            lane.close()
+            lane.close()  # before the session: its sandboxes end with it
         session.close()
         graded = [t for t in targets if t in done]
         remember([done[t] for t in graded], graded)  # even if the reader went away (| head) or Ctrl-C

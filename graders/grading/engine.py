@@ -79,6 +79,8 @@ class Reference:
         self.__file__, self._slug, self._module = str(path), slug, None
 
     def __getattr__(self, name):  # only names the proxy itself lacks: the solution's
+        if name.startswith("_"):  # copy, pickle and the like ask for these before __init__ has run
+            raise AttributeError(name)
         if self._module is None:
             spec = importlib.util.spec_from_file_location(f"_reference_{self._slug}", self.__file__)
             module = importlib.util.module_from_spec(spec)

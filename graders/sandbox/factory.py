@@ -68,7 +68,10 @@ def zygote(ctrl_fd, m):
         m.confine.die_with_parent(signal.SIGTERM)
     sock = socket.socket(fileno=ctrl_fd)
     try:
-        _serve(sock, idle, tree, why, m) if idle else _serve_one(sock, tree, why, m)
+        if idle:  # without namespaces a student's code could reach our socket: serve no sandbox then
+            _serve(sock, idle, tree, why, m, m.jail.can_confine())
+        else:
+            _serve_one(sock, tree, why, m)
     finally:
         # A second SIGTERM (the grading process's death signal after it hung up) would raise
         # SystemExit inside the clean-up and leave its cgroups behind: ignored from here on.
@@ -80,13 +83,15 @@ def zygote(ctrl_fd, m):
 def _serve_one(conn, tree, why, m):
     """Serve the one grading process that started us until it hangs up."""
     boxes = {}
-    while _answer(conn, boxes, tree, why, m, (conn,)) is not None:
+    while _answer(conn, boxes, tree, why, m, (conn,), True) is not None:
         _tidy(boxes, tree)
 
 
-def _serve(listener, idle, tree, why, m):
+def _serve(listener, idle, tree, why, m, confined):
     """Serve every connection on ``listener`` (ours, by its owner's uid only) until ``idle``
-    seconds pass with none open and no sandbox left, or a connection asks us to stop."""
+    seconds pass with none open and no sandbox left, or a connection asks us to stop.
+    Not ``confined`` (no namespaces here), every spawn is refused: each command then starts
+    a zygote of its own."""
     conns, boxes, quiet = [], {}, time.monotonic()
     while True:
         ready = select.select([listener, *conns], [], [], 1.0)[0]
@@ -103,7 +108,7 @@ def _serve(listener, idle, tree, why, m):
                 else:
                     conn.close()
         for conn in [c for c in ready if c is not listener]:
-            got = _answer(conn, boxes, tree, why, m, [listener, *conns])
+            got = _answer(conn, boxes, tree, why, m, [listener, *conns], confined)
             if got == "stop":
                 return
             if got is None:  # hung up: its sandboxes end with it
@@ -118,30 +123,46 @@ def _serve(listener, idle, tree, why, m):
             return
 
 
-def _answer(conn, boxes, tree, why, m, close_in_child):
-    """Read and answer one request on ``conn``: None when it hung up, else the request's op."""
+def _answer(conn, boxes, tree, why, m, close_in_child, confined):
+    """Read and answer one request on ``conn``: None when it hung up, else the request's op.
+    A request that cannot be served is refused, saying why; none ends the zygote."""
     try:
         msg, fds, _, _ = socket.recv_fds(conn, 1 << 16, 8)
     except OSError:
         return None
     if not msg:
         return None
-    req = json.loads(msg.decode("utf-8"))
-    del msg  # held a student's host path (see child)
-    if req.get("op") == "spawn":
-        cgroup = _make_cgroup(tree, why, next(_MADE), req["sandbox"])
-        pid = os.fork()
-        if pid == 0:
-            for s in close_in_child:
-                s.close()
-            m.inside.child(req, fds, m, cgroup)
+    op, reply = "", None
+    try:
+        req = json.loads(msg.decode("utf-8"))
+        del msg  # held a student's host path (see child)
+        op = req.get("op", "") if isinstance(req, dict) else ""
+        if op == "spawn" and confined and len(fds) == 1:
+            cgroup = _make_cgroup(tree, why, next(_MADE), req["sandbox"])
+            pid = os.fork()
+            if pid == 0:
+                for s in close_in_child:
+                    s.close()
+                m.inside.child(req, fds, m, cgroup)
+            boxes[pid] = (conn, cgroup[0])
+            reply = {"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}
+        elif op == "spawn":
+            reply = {"refused": "no sandbox here: the system gives this zygote no namespaces" if not confined
+                     else "a spawn request needs one socket"}
+        elif op in ("stop", "who"):  # who serves: the resident zygote's pid
+            reply = {"zygote": os.getpid(), "confined": confined}
+        else:
+            reply = {"refused": "an unknown request"}
+    except Exception as exc:  # noqa: BLE001 - a malformed request, a failed fork: refused, we go on
+        reply = {"refused": f"the request could not be served ({type(exc).__name__})"}
+    finally:
         for fd in fds:
             os.close(fd)
-        boxes[pid] = (conn, cgroup[0])
-        conn.send(json.dumps({"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}).encode())
-    elif req.get("op") in ("stop", "who"):  # who serves: the resident zygote's pid
-        conn.send(json.dumps({"zygote": os.getpid()}).encode())
-    return req.get("op", "")
+    try:
+        conn.send(json.dumps(reply).encode())
+    except OSError:
+        return None
+    return op
 
 
 def _tidy(boxes, tree):

@@ -72,6 +72,20 @@ def enter_namespaces():
     return "PID, mount, network and IPC namespaces"
 
 
+def can_confine() -> bool:
+    """Whether this process can give a sandbox its namespaces (tried in a child that then ends)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            enter_namespaces()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def fork_into_pid_namespace():
     """Fork; the child is PID 1 of the new namespace and dies with this process.
 

@@ -52,6 +52,8 @@ def folder() -> Path | None:
         return None
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
         return None
+    if len(os.fsencode(path)) + len("/.z-0123456789abcdef0123.sock.4194304") > 107:
+        return None  # no socket's path may be longer (sun_path)
     return path
 
 
@@ -74,21 +76,58 @@ def key(sympy=True) -> str:
 
 
 class Resident(z.Zygote):
-    """A Zygote that connects to this user's resident zygote, starting it if need be."""
+    """A Zygote that connects to this user's resident zygote, starting it if need be; or, where
+    that cannot be had (it refuses, no socket can be made), one of this process's own."""
 
     def __init__(self, where: Path):
         super().__init__()
         self.where = where
         self.path = None
+        self.own = False  # this process's own zygote (z.Zygote's way) from now on
+        self.launched = None  # the pid of a zygote this process started, to reap when it ends
 
     def start(self, sympy=True):
         """Connect now (it is otherwise done by the first request). The resident zygote always
         preloads SymPy too: it is paid for once."""
+        self.sympy = sympy
+        if self.own:
+            return super().start(sympy)
+        self._reap()
         if self.sock is not None and self.pid_owner == os.getpid():
             return
         self.path = self.path or self.where / f"z-{key()}.sock"
-        self.sock = self._connect() or self._launch()
+        try:
+            with self._locked():  # one command (or lane) launches it; the others connect to it
+                self.sock = self._connect() or self._launch()
+        except (OSError, z.ZygoteError):
+            self.own = True  # a folder that went away, a socket that cannot be made: as before
+            return super().start(sympy)
         self.pid_owner = os.getpid()
+
+    def spawn(self, folder, jail, first=()):
+        try:
+            return super().spawn(folder, jail, first)
+        except z.Refused:
+            if self.own:
+                raise
+            self.close()
+            self.own = True  # no namespaces for its sandboxes here: a zygote of our own, as before
+            return super().spawn(folder, jail, first)
+
+    def _locked(self):
+        import contextlib
+        import fcntl
+
+        @contextlib.contextmanager
+        def held():
+            fd = os.open(self.path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)
+
+        return held()
 
     def _connect(self):
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -113,9 +152,10 @@ class Resident(z.Zygote):
             os.set_inheritable(listener.fileno(), True)
             null = os.open(os.devnull, os.O_RDWR)
             try:
-                # Detached: a session of its own, nothing of this terminal, not our child to wait for.
-                os.posix_spawn(cmd[0], cmd + [str(listener.fileno()), *z.SITE_DIRS], env, setsid=True,
-                               file_actions=[(os.POSIX_SPAWN_DUP2, null, fd) for fd in (0, 1, 2)])
+                # Detached: a session of its own, nothing of this terminal (it closes the rest itself).
+                self.launched = os.posix_spawn(cmd[0], cmd + [str(listener.fileno()), *z.SITE_DIRS], env,
+                                               setsid=True,
+                                               file_actions=[(os.POSIX_SPAWN_DUP2, null, fd) for fd in (0, 1, 2)])
             finally:
                 os.close(null)
             os.replace(temp, self.path)
@@ -129,18 +169,35 @@ class Resident(z.Zygote):
             raise z.ZygoteError("the resident worker factory did not answer")
         return conn
 
+    def _reap(self):
+        """A zygote this process started ends as our child: reap it, once it has."""
+        if self.launched is not None:
+            try:
+                if os.waitpid(self.launched, os.WNOHANG)[0]:
+                    self.launched = None
+            except ChildProcessError:
+                self.launched = None
+
     def _ask(self, request, fds=()):
         """Ask; once more, of a new zygote, if this one has gone (stopped, killed) since we connected."""
         try:
             return super()._ask(request, fds)
+        except z.Refused:
+            raise
         except z.ZygoteError:
+            if self.own:
+                raise
             return super()._ask(request, fds)
 
-    def close(self, seconds=0.0):
-        """Hang up: the resident zygote ends this command's sandboxes and stays for the next."""
+    def close(self, seconds=6.0):
+        """Hang up: the resident zygote ends this command's sandboxes and stays for the next
+        (a zygote of our own ends, as z.Zygote's does)."""
+        if self.own:
+            return super().close(seconds)
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+        self._reap()
 
 
 def learner() -> z.Zygote:
@@ -156,8 +213,11 @@ def stop(where: Path | None = None, seconds=6.0) -> int:
     where = where or folder()
     asked = 0
     for path in sorted(where.glob("z-*.sock")) if where is not None else ():
-        pid = ask(path, "stop")
-        path.unlink(missing_ok=True)
+        stopper = Resident(where)
+        stopper.path = path
+        with stopper._locked():  # a command launching one meanwhile waits, then starts it anew
+            pid = ask(path, "stop")
+            path.unlink(missing_ok=True)
         if pid is None:
             continue
         asked += 1

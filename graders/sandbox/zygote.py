@@ -83,6 +83,10 @@ class ZygoteError(RuntimeError):
     """The zygote could not be started or stopped answering."""
 
 
+class Refused(ZygoteError):
+    """The zygote would not fork a sandbox (a resident one without namespaces): it says why."""
+
+
 class Zygote:
     def __init__(self):
         self.proc = None
@@ -135,7 +139,10 @@ class Zygote:
                 raise
             finally:
                 theirs.close()
-            return int(reply["pid"]), ours, reply.get("cgroup")
+            if not isinstance(reply, dict) or not isinstance(reply.get("pid"), int):
+                ours.close()
+                raise Refused(str(reply.get("refused") if isinstance(reply, dict) else reply)[:300])
+            return reply["pid"], ours, reply.get("cgroup")
 
     def close(self, seconds=6.0):
         """Hang up, so the zygote removes its sandboxes' cgroups and ends; kill it after ``seconds``
