@@ -28,17 +28,18 @@ import sys
 from pathlib import Path
 
 from .. import registry
+from .term import HelpFormatter
 
 LIBRARIES = ("numpy", "sympy", "hypothesis", "watchdog", "tqdm")
 EPILOG = """\
 examples:
-  attn-grade list                     the exercises, your progress and their lessons
-  attn-grade check softmax            check one exercise (also: 5, or exercises/softmax.py)
-  attn-grade check                    check every exercise, in teaching order
-  attn-grade watch                    check again each time you save a file
-  attn-grade hint softmax             the next hint for an exercise
+  attn-grade list              the exercises, your progress and their lessons
+  attn-grade check softmax     check one exercise (or: 5, exercises/softmax.py)
+  attn-grade check             check every exercise, in teaching order
+  attn-grade watch             check again each time you save a file
+  attn-grade hint softmax      the next hint for an exercise
   attn-grade check --json > results.json
-                                      Gradescope's results.json shape
+                               Gradescope's results.json shape
 
 exercises, in order: """ + ", ".join(e.slug for e in registry.EXERCISES)
 
@@ -51,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check your self-attention exercises. Start with the lessons in course/lessons/, "
                     "fill in the stubs in exercises/, then check them here. Your code runs in a separate, "
                     "confined process; the feedback names what is wrong and shows a small counterexample.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+        formatter_class=HelpFormatter, epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     progress.register(sub)

@@ -116,7 +116,7 @@ def run(parser, args) -> int:
     first = 1 if args.all else level
     for n in range(first, level + 1):
         print(render(slug, n, hints[n - 1], len(hints), folder))
-    print(_footer(slug, level, len(hints)))
+    print(textwrap.fill(_footer(slug, level, len(hints)), 78, break_long_words=False, break_on_hyphens=False))
     return 0
 
 
@@ -133,8 +133,10 @@ def render(slug: str, n: int, hint: Hint, total: int, folder: Path | None) -> st
     body = "\n\n".join(textwrap.fill(" ".join(par.split()), 78, initial_indent="  ", subsequent_indent="  ")
                        for par in hint.text.split("\n\n"))
     where = lesson_path(hint.notebook, folder)
-    return (f"Hint {n} of {total} for {slug} ({title})\n\n{body}\n\n"
-            f"  Read: {where}, section \"{hint.section}\"\n")
+    section = hint.section.replace("$", "")  # the notebook's heading, without its LaTeX dollars
+    read = textwrap.fill(f"Read: {where}, section \"{section}\"", 78, initial_indent="  ",
+                         subsequent_indent="        ", break_long_words=False, break_on_hyphens=False)
+    return f"Hint {n} of {total} for {slug} ({title})\n\n{body}\n\n{read}\n"
 
 
 def _footer(slug: str, level: int, total: int) -> str:

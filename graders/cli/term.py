@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import signal
 import sys
+import textwrap
 
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
 
@@ -31,6 +33,22 @@ def fit(text: str, hang: int = 2, stream=None) -> str:
 
 
 NBSP = "\u00a0"  # textwrap never breaks there
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help with descriptions and epilogs wrapped to the terminal paragraph by
+    paragraph, but blocks with indented lines (examples) kept as written."""
+
+    def _fill_text(self, text, width, indent):
+        blocks = []
+        for block in text.split("\n\n"):
+            lines = block.split("\n")
+            if any(line.startswith(" ") for line in lines):
+                blocks.append("\n".join(indent + line for line in lines))
+            else:
+                blocks.append(textwrap.fill(" ".join(lines), width, initial_indent=indent,
+                                            subsequent_indent=indent, break_on_hyphens=False))
+        return "\n\n".join(blocks)
 
 
 class CtrlC:
