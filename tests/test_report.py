@@ -73,3 +73,25 @@ def test_a_printed_line_that_wraps_continues_after_its_bar():
     assert lines[first + 1].startswith("          ") and lines[first + 1][10] != " "
     shown = [line for line in lines[first:] if line.startswith("        ")]
     assert " ".join(line.strip(" |") for line in shown).split() == printed.strip(" |").split()
+
+
+def _lines_of(message, width=None):
+    text = render_text([_result(("rows sum to 1", 0.0, 2.0, message))], totals=False, width=width)
+    return [line for line in text.splitlines() if line.startswith("      ")]
+
+
+def test_the_rows_of_an_array_after_some_words_line_up_under_its_first_row():
+    lines = _lines_of("called softmax([[0, 1]]); got [[0.4223,      0],\n [0.1554, 0.4223]], which is wrong")
+    assert lines[1].index("[0.1554") == lines[0].index("[0.4223")
+    for width in (60, 40):  # wrapped: under the first row as it is shown
+        lines = _lines_of("called softmax([[0, 1]]) and it gave [[0.4223, 0],\n [0.1554, 0.4223]]", width)
+        row = next(i for i, line in enumerate(lines) if "[0.1554" in line)
+        assert lines[row].index("[0.1554") == lines[row - 1].index("[0.4223")
+
+
+def test_rows_already_in_place_and_printed_lines_stay_as_they_are():
+    call = "called softmax(\n    [[0, 1],\n     [2, 5]],\n    axis=0); one sum is 1.38"
+    assert _lines_of(call) == ["      " + line for line in call.splitlines()]
+    printed = "got [[1, 0],\n [0, 1]]\nyour code printed (last lines of that call):\n  | [ not closed\n  | [x]"
+    lines = _lines_of(printed)
+    assert lines[-2:] == ["        | [ not closed", "        | [x]"]

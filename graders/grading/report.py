@@ -89,9 +89,28 @@ def _check_lines(c, color, width) -> list:
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:
         head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
-    # a line the student's code printed ("  | ...") continues after its bar
-    return head + [w for text in c.message.splitlines()
-                   for w in wrap(text, 6, width, hang=2 if text.startswith("  | ") else 0)]
+    return head + _message_lines(c.message, width)
+
+
+def _message_lines(message: str, width) -> list:
+    """A check's message as shown: 6 spaces in, wrapped. The rows of an array shown after some
+    words ("got [[1, 0],\n [0, 1]]") line up under its first row; a line the student's code
+    printed ("  | ...") continues after its bar."""
+    shown, open_at = [], []  # the columns of the brackets still open, as shown
+    for text in message.splitlines():
+        printed = text.startswith("  | ")
+        own = len(text) - len(text.lstrip(" "))
+        if not printed and open_at and own and text[own:own + 1] == "[" and 6 + own < open_at[0] + 1:
+            text = " " * (open_at[0] - 6) + text  # numpy's rows: one space per level, from the first "["
+        lines = wrap(text, 6, width, hang=2 if printed else 0)
+        for line in [] if printed else lines:
+            for col, ch in enumerate(line):
+                if ch == "[":
+                    open_at.append(col)
+                elif ch == "]" and open_at:
+                    open_at.pop()
+        shown += lines
+    return shown
 
 
 def _painted(lines, code, color):
