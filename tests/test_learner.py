@@ -284,3 +284,10 @@ def test_a_reader_that_goes_away_gets_no_traceback(folder):
     listed = _cli(folder.parent, "list").stdout  # what was graded before the reader left is remembered
     first = next(line for line in listed.splitlines() if "hand_scores" in line)
     assert "✗" in first and "·" not in first, listed
+
+
+def test_an_unknown_argument_shows_the_usage_of_the_command_it_was_given_to(tmp_path):
+    for argv, verb in ((["stop", "extra"], "stop"), (["list", "--bogus"], "list"), (["hint", "a", "b"], "hint")):
+        done = _cli(tmp_path, *argv)
+        assert done.returncode == 2 and done.stderr.startswith(f"usage: attn-grade {verb} "), (argv, done.stderr)
+        assert "unrecognized arguments" in done.stderr

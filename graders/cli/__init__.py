@@ -104,8 +104,11 @@ def main(argv=None) -> int:
 def dispatch(argv=None):
     """Run the verb ``argv`` names: (its exit status, the parsed arguments)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    return args.run(getattr(args, "command_parser", parser), args), args  # usage errors show the verb's usage
+    args, extra = parser.parse_known_args(argv)
+    verb = getattr(args, "command_parser", parser)  # usage errors show the verb's usage
+    if extra:
+        verb.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args.run(verb, args), args
 
 
 # The learner's verbs: when they return, everything they write is written and closed, and
