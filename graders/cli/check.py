@@ -198,20 +198,21 @@ def _run(args, targets, mine, lane) -> int:
             if not args.json:
                 print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
 
+    def grade(t):
+        result = session.grade(t)
+        ctrl_c.check()  # pressed during the grading: its result may be of a part-stopped grader
+        done[t] = result
+
     try:
         for t in mine:
-            result = session.grade(t)
-            ctrl_c.check()  # pressed during the grading: its result may be of a part-stopped grader
-            done[t] = result
+            grade(t)
             done.update(lane.ready() if lane else {})
             show_ready()
         if lane:
             done.update(lane.rest())
             ctrl_c.check()
             for t in lane.missing():
-                result = session.grade(t)
-                ctrl_c.check()
-                done[t] = result
+                grade(t)
         show_ready()
     finally:
         ctrl_c.close()

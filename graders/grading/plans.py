@@ -83,11 +83,11 @@ class Replay:
     def call_full(self, func, *args, **kwargs):
         if not self.live and self.next < len(self.plan.calls):
             req = request(func, args, kwargs)
-            if req == self.plan.calls[self.next] and self.next == len(self.answers):  # the call that hung
-                self.live = True  # what the check does next is live, as after a live call that timed out
-                submission_of(self.sub).printed = ""
-                raise Timeout(str(self.hung))
             if req == self.plan.calls[self.next]:
+                if self.next == len(self.answers):  # the call that hung (the batch stopped there)
+                    self.live = True  # what the check does next is live, as after a live call that timed out
+                    submission_of(self.sub).printed = ""
+                    raise Timeout(str(self.hung))
                 answer = self.answers[self.next]
                 self.next += 1
                 return self.sub.interpret(func, args, kwargs, answer)

@@ -21,6 +21,8 @@ anybody else's.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -57,14 +59,14 @@ def folder() -> Path | None:
     return path
 
 
-def key(sympy=True) -> str:
+def key() -> str:
     """A digest of everything the zygote is made of and started with."""
     from importlib import metadata
 
     h = hashlib.sha256()
     for name in MADE_OF:
         h.update(z.FACTORY.with_name(name + ".py").read_bytes())
-    env, _ = z.environment(sympy)
+    env, _ = z.environment(True)  # a resident zygote always preloads SymPy
     versions = []
     for dist in ("numpy", "sympy"):
         try:
@@ -97,7 +99,7 @@ class Resident(z.Zygote):
             return
         self.path = self.path or self.where / f"z-{key()}.sock"
         try:
-            with self._locked():  # one command (or lane) launches it; the others connect to it
+            with _lock(self.path):  # one command (or lane) launches it; the others connect to it
                 self.sock = self._connect() or self._launch()
         except (OSError, z.ZygoteError):
             self.own = True  # a folder that went away, a socket that cannot be made: as before
@@ -113,21 +115,6 @@ class Resident(z.Zygote):
             self.close()
             self.own = True  # no namespaces for its sandboxes here: a zygote of our own, as before
             return super().spawn(folder, jail, first)
-
-    def _locked(self):
-        import contextlib
-        import fcntl
-
-        @contextlib.contextmanager
-        def held():
-            fd = os.open(self.path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                yield
-            finally:
-                os.close(fd)
-
-        return held()
 
     def _connect(self):
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -200,6 +187,17 @@ class Resident(z.Zygote):
         self._reap()
 
 
+@contextlib.contextmanager
+def _lock(path: Path):
+    """Held while a zygote's socket is connected to or launched (or stopped): one at a time."""
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def learner() -> z.Zygote:
     """The zygote for a learner's command: the resident one, unless ATTN_GRADE_RESIDENT=0 or
     no safe folder for its socket exists (then one of this process's own)."""
@@ -213,9 +211,7 @@ def stop(where: Path | None = None, seconds=6.0) -> int:
     where = where or folder()
     asked = 0
     for path in sorted(where.glob("z-*.sock")) if where is not None else ():
-        stopper = Resident(where)
-        stopper.path = path
-        with stopper._locked():  # a command launching one meanwhile waits, then starts it anew
+        with _lock(path):  # a command launching one meanwhile waits, then starts it anew
             pid = ask(path, "stop")
             path.unlink(missing_ok=True)
         if pid is None:
