@@ -186,18 +186,36 @@ def test_a_folder_others_could_reach_is_not_used(spoil, tmp_path, monkeypatch):
 
 
 def test_the_key_follows_the_sandbox_code_and_settings(tmp_path, monkeypatch):
+    fresh = resident.key.__wrapped__  # key() itself is worked out once per process
     copy = tmp_path / "sandbox"
     shutil.copytree(zygote.FACTORY.parent, copy)
-    before = resident.key()
-    monkeypatch.setattr(zygote, "FACTORY", copy / "factory.py")
+    before = fresh()
     assert resident.key() == before
+    monkeypatch.setattr(zygote, "FACTORY", copy / "factory.py")
+    assert fresh() == before
     for name in resident.MADE_OF:
         text = (copy / f"{name}.py").read_text()
         (copy / f"{name}.py").write_text(text + "\n# changed\n")
-        assert resident.key() != before, f"{name}.py changed, and the key did not"
+        assert fresh() != before, f"{name}.py changed, and the key did not"
         (copy / f"{name}.py").write_text(text)
     monkeypatch.setattr(resident, "IDLE", resident.IDLE + 1)
-    assert resident.key() != before
+    assert fresh() != before
+
+
+def test_the_key_follows_the_installed_numpy_and_sympy(tmp_path, monkeypatch):
+    fresh = resident.key.__wrapped__
+    site = tmp_path / "site"
+    for name in ("numpy-2.4.6.dist-info", "sympy-1.14.0.dist-info", "numpy", "sympy", "numpydoc-1.0.dist-info"):
+        (site / name).mkdir(parents=True)
+    monkeypatch.setattr(zygote, "SITE_DIRS", (str(site), str(tmp_path / "gone")))
+    assert resident.installed(("numpy", "sympy")) == ["numpy-2.4.6.dist-info", "sympy-1.14.0.dist-info"]
+    before = fresh()
+    (site / "numpy-2.4.6.dist-info").rename(site / "numpy-2.5.0.dist-info")
+    assert fresh() != before, "NumPy was upgraded, and the key did not change"
+    (site / "numpy-2.5.0.dist-info").rename(site / "numpy-2.4.6.dist-info")
+    assert fresh() == before
+    (site / "sympy-1.14.0.dist-info").rename(site / "sympy-1.15.0.dist-info")
+    assert fresh() != before, "SymPy was upgraded, and the key did not change"
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root, to become another user")
