@@ -291,3 +291,14 @@ def test_an_unknown_argument_shows_the_usage_of_the_command_it_was_given_to(tmp_
         done = _cli(tmp_path, *argv)
         assert done.returncode == 2 and done.stderr.startswith(f"usage: attn-grade {verb} "), (argv, done.stderr)
         assert "unrecognized arguments" in done.stderr
+
+
+@pytest.mark.parametrize("verb", ["check", "list", "hint"])
+def test_a_folder_deleted_under_the_learner_is_named_not_a_traceback(tmp_path, verb):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && exec "$2" -m graders.cli "$3"', "sh", str(gone),
+                           sys.executable, verb], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "no longer exists" in done.stderr and "cd into the project" in done.stderr

@@ -134,6 +134,12 @@ def missing_library(exc: ModuleNotFoundError) -> str | None:
 
 def run() -> None:
     try:
+        os.getcwd()
+    except FileNotFoundError:  # every verb shows paths relative to it, and looks for exercises/ from it
+        print("attn-grade: the folder you are in no longer exists (deleted or moved since you "
+              "entered it): cd into the project again", file=sys.stderr)
+        sys.exit(2)
+    try:
         code, args = dispatch()
         if args.command in QUICK_EXIT and sys.getprofile() is None and sys.gettrace() is None:  # not profiled
             sys.stdout.flush()
