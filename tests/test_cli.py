@@ -67,3 +67,39 @@ def test_the_console_script_is_installed_and_explains_itself():
     out = subprocess.run([sys.executable, "-m", "graders.cli", "check", "--help"],
                          capture_output=True, text=True, check=True).stdout
     assert "--dir" in out and "--json" in out and "hand_scores" in out
+
+
+def _verbs(parser):
+    return set(next(a for a in parser._actions if a.dest == "command").choices)
+
+
+def test_a_learners_command_loads_none_of_the_instructors_tooling(tmp_path):
+    """Loading classroom/ (batch grading, nbgrader) cost every check about 0.1 s."""
+    shutil.copy(ROOT / "solutions" / "softmax.py", tmp_path / "softmax.py")
+    probe = ("import sys; from graders.cli import main; main(sys.argv[1:]); "
+             "print(sorted(m for m in sys.modules if m.startswith('graders.classroom')))")
+    for argv in (["list", "--dir", str(tmp_path)], ["check", "softmax", "--dir", str(tmp_path)]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == "[]", f"{argv[0]} loaded {done.stdout.splitlines()[-1]}"
+
+
+def test_the_verbs_a_parser_is_built_with():
+    from graders.cli import INSTRUCTOR_VERBS, LEARNER_VERBS, build_parser
+
+    assert _verbs(build_parser(["check"])) == set(LEARNER_VERBS)
+    assert _verbs(build_parser([])) == set(LEARNER_VERBS) | set(INSTRUCTOR_VERBS)
+    for verb in INSTRUCTOR_VERBS:  # each module registers the verb it is listed under, and only it
+        assert _verbs(build_parser([verb, "--help"])) == set(LEARNER_VERBS) | {verb}
+
+
+def test_the_help_names_instructor_commands_that_exist(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    named = capsys.readouterr().out.split("for instructors: ")[1].split("\n")[0].split(", ")
+    assert len(named) == 6
+    for verb in named:
+        with pytest.raises(SystemExit) as info:
+            main([verb, "--help"])
+        assert info.value.code == 0, f"attn-grade {verb} --help"
+        assert f"usage: attn-grade {verb}" in capsys.readouterr().out

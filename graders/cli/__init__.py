@@ -44,7 +44,15 @@ examples:
 exercises, in order: """ + ", ".join(e.slug for e in registry.EXERCISES)
 
 
-def build_parser() -> argparse.ArgumentParser:
+LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop")
+# The instructor's verbs and the classroom/ modules that register them.
+INSTRUCTOR_VERBS = {"grade": "grade", "report": "classreport", "export": "export", "gradescope": "gradescope",
+                    "release": "release", "course": "course"}
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: with the instructor's commands only when they may be wanted
+    (no learner's verb named), since loading them costs a learner's check about 0.1 s."""
     from . import check, hint, progress, show, stop, watch
 
     parser = argparse.ArgumentParser(
@@ -61,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     hint.register(sub)
     show.register(sub)
     stop.register(sub)
-    found = _add_plugins(_Unlisted(sub), ("grade", "classreport", "export", "gradescope", "release", "course"))
+    verb = next((a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")), None)
+    found = [] if verb in LEARNER_VERBS else \
+        _add_plugins(_Unlisted(sub), {verb: INSTRUCTOR_VERBS[verb]} if verb in INSTRUCTOR_VERBS else INSTRUCTOR_VERBS)
     if found:
         parser.epilog += (f"\n\nfor instructors: {', '.join(found)} "
                           f"(attn-grade COMMAND --help says what each does)")
@@ -80,12 +90,12 @@ class _Unlisted:
         return self.sub.add_parser(name, **kwargs)
 
 
-def _add_plugins(sub, names) -> list:
-    """The instructor's commands, from graders/classroom/ (a student's copy has none of them);
-    return the names of those found."""
+def _add_plugins(sub, verbs) -> list:
+    """The instructor's commands, from graders/classroom/ ({verb: module}; a student's copy has
+    none of them); return the verbs found."""
     package = __package__.rpartition(".")[0]
     found = []
-    for name in names:
+    for verb, name in verbs.items():
         try:
             module = importlib.import_module(f"{package}.classroom.{name}")
         except ModuleNotFoundError as exc:
@@ -93,7 +103,7 @@ def _add_plugins(sub, names) -> list:
                 raise
             continue
         module.register(sub)
-        found.append(name)
+        found.append(verb)
     return found
 
 
@@ -103,7 +113,7 @@ def main(argv=None) -> int:
 
 def dispatch(argv=None):
     """Run the verb ``argv`` names: (its exit status, the parsed arguments)."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     verb = getattr(args, "command_parser", parser)  # usage errors show the verb's usage
     if extra:
