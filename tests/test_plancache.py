@@ -127,7 +127,9 @@ def test_stored_inputs_that_do_not_decode_are_graded_live(fresh_plans, tmp_path,
     assert view(grade_file("softmax", path)) == before
 
 
-def test_the_key_covers_grader_kit_sandbox_solution_and_versions(tmp_path, monkeypatch):
+def test_the_key_covers_grader_kit_sandbox_solution_and_versions(tmp_path, monkeypatch, request):
+    for cached in (plancache._sources_digest, plancache._versions):  # never left holding this test's copy
+        request.addfinalizer(cached.cache_clear)
     copy = copy_public(tmp_path, "graders")
     solution = tmp_path / "softmax.py"
     solution.write_text((ROOT / "solutions" / "softmax.py").read_text())
@@ -146,7 +148,7 @@ def test_the_key_covers_grader_kit_sandbox_solution_and_versions(tmp_path, monke
     with open(solution, "a") as f:
         f.write("\n# changed\n")
     seen.append(key())
-    monkeypatch.setattr("importlib.metadata.version", lambda dist: "0.0-other")
+    monkeypatch.setattr(plancache, "installed", lambda dist: "0.0-other")
     seen.append(key())
     assert len(set(seen)) == len(seen)
     assert plan_key("graders.softmax", "sums_to_one", None) != seen[-1]  # shipped plans: their own keys

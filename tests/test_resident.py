@@ -208,7 +208,7 @@ def test_the_key_follows_the_installed_numpy_and_sympy(tmp_path, monkeypatch):
     for name in ("numpy-2.4.6.dist-info", "sympy-1.14.0.dist-info", "numpy", "sympy", "numpydoc-1.0.dist-info"):
         (site / name).mkdir(parents=True)
     monkeypatch.setattr(zygote, "SITE_DIRS", (str(site), str(tmp_path / "gone")))
-    assert resident.installed(("numpy", "sympy")) == ["numpy-2.4.6.dist-info", "sympy-1.14.0.dist-info"]
+    assert zygote.installed("numpy", zygote.SITE_DIRS) == "2.4.6" and zygote.installed("numpydoc", [site]) == "1.0"
     before = fresh()
     (site / "numpy-2.4.6.dist-info").rename(site / "numpy-2.5.0.dist-info")
     assert fresh() != before, "NumPy was upgraded, and the key did not change"
@@ -216,6 +216,17 @@ def test_the_key_follows_the_installed_numpy_and_sympy(tmp_path, monkeypatch):
     assert fresh() == before
     (site / "sympy-1.14.0.dist-info").rename(site / "sympy-1.15.0.dist-info")
     assert fresh() != before, "SymPy was upgraded, and the key did not change"
+
+
+@pytest.mark.parametrize("dist", ["numpy", "sympy", "hypothesis", "mpmath", "pytest", "attn-exercises", "no-such"])
+def test_the_installed_versions_are_those_importlib_metadata_finds(dist):
+    from importlib import metadata
+
+    try:
+        expected = metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        expected = None
+    assert zygote.installed(dist) == expected
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root, to become another user")

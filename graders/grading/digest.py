@@ -17,7 +17,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from ..kit.remember import installed
+from ..sandbox.zygote import installed
 
 PACKAGE = Path(__file__).resolve().parents[1]
 SOLUTIONS = PACKAGE.parent / "solutions"

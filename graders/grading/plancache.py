@@ -40,7 +40,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ..kit.remember import installed
+from ..sandbox.zygote import installed
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)

@@ -14,5 +14,6 @@
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
     models.py      models of known mistakes of attention, for the graders' hints
 
-May import: kit/ and sandbox/ (for the errors and the wire's value types), nothing else.
+May import: kit/ and sandbox/ (for the errors, the wire's value types and the installed versions), nothing
+else.
 """

@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from ..sandbox.zygote import installed
+
 _STORE = contextvars.ContextVar("attn_verdict_store", default=None)
 _BOUNDS = contextvars.ContextVar("attn_bounds_met", default=None)
 
@@ -94,14 +96,3 @@ def deciders() -> str:
         h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
     found = [f"{dist} {installed(dist) or 'none'}" for dist in ("sympy", "mpmath")]  # mpmath: SymPy's numbers
     return f"{h.hexdigest()} {'; '.join(found)} {sys.implementation.cache_tag}"
-
-
-def installed(dist: str) -> str | None:
-    """The installed version of the distribution ``dist``, or None: what a stored result's key
-    names (here, and in grading/plancache.py and grading/digest.py)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return None

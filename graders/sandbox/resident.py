@@ -68,24 +68,9 @@ def key() -> str:
     for name in MADE_OF:
         h.update(z.FACTORY.with_name(name + ".py").read_bytes())
     env, _ = z.environment(True)  # a resident zygote always preloads SymPy
-    h.update(repr((z.BOOT, z.python(), z.SITE_DIRS, sorted(env.items()), installed(("numpy", "sympy")),
-                   IDLE)).encode())
+    versions = [z.installed(dist, z.SITE_DIRS) for dist in ("numpy", "sympy")]
+    h.update(repr((z.BOOT, z.python(), z.SITE_DIRS, sorted(env.items()), versions, IDLE)).encode())
     return h.hexdigest()[:20]
-
-
-def installed(names) -> list[str]:
-    """The install records (numpy-2.1.3.dist-info) of these distributions in the library
-    folders: their names carry the versions. A listing of two folders, where importlib.metadata
-    would cost a command about 40 ms."""
-    found = []
-    for site in z.SITE_DIRS:
-        try:
-            entries = os.listdir(site)
-        except OSError:
-            continue
-        found += sorted(e for e in entries if e.split("-")[0].lower() in names
-                        and e.endswith((".dist-info", ".egg-info")))
-    return found
 
 
 class Resident(z.Zygote):

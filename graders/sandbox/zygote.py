@@ -63,6 +63,25 @@ class Jail:
         return {"scratch": self.scratch, **asdict(self.limits)}
 
 
+def installed(dist: str, folders=None) -> str | None:
+    """The installed version of the distribution ``dist`` (numpy), or None: the name of its
+    install record (numpy-2.4.6.dist-info) in the first of ``folders`` (default: sys.path) that
+    holds one, as importlib.metadata would find it. Listing a few folders costs well under a
+    millisecond; importing importlib.metadata and its first scan cost a command 30 to 40 ms."""
+    want = dist.lower().replace("-", "_").replace(".", "_")
+    for folder in sys.path if folders is None else folders:
+        try:
+            entries = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.endswith(".dist-info"):
+                name, _, version = entry[:-len(".dist-info")].partition("-")
+                if version and name.lower().replace("-", "_").replace(".", "_") == want:
+                    return version
+    return None
+
+
 def python() -> str:
     return PYTHON if os.path.exists(PYTHON) else sys.executable
 
