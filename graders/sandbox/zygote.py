@@ -10,6 +10,7 @@ on a Unix socket (SCM_RIGHTS); the zygote answers with the sandbox's pid.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -65,21 +66,30 @@ class Jail:
 
 def installed(dist: str, folders=None) -> str | None:
     """The installed version of the distribution ``dist`` (numpy), or None: the name of its
-    install record (numpy-2.4.6.dist-info) in the first of ``folders`` (default: sys.path) that
-    holds one, as importlib.metadata would find it. Listing a few folders costs well under a
-    millisecond; importing importlib.metadata and its first scan cost a command 30 to 40 ms."""
-    want = dist.lower().replace("-", "_").replace(".", "_")
+    install record (numpy-2.4.6.dist-info) in the first of ``folders`` (default: sys.path, whose
+    listings are read once) that holds one, as importlib.metadata would find it. That costs well
+    under a millisecond; importing importlib.metadata and its first scan cost a command 30-40 ms."""
+    want = _normal(dist)
     for folder in sys.path if folders is None else folders:
-        try:
-            entries = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.endswith(".dist-info"):
-                name, _, version = entry[:-len(".dist-info")].partition("-")
-                if version and name.lower().replace("-", "_").replace(".", "_") == want:
-                    return version
+        for name, version in (_records if folders is None else _records.__wrapped__)(folder):
+            if name == want:
+                return version
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _records(folder: str) -> tuple:
+    """(normalised name, version) of each install record in ``folder``, in name order."""
+    try:
+        entries = sorted(os.listdir(folder or "."))
+    except OSError:
+        return ()
+    found = (e[:-len(".dist-info")].partition("-") for e in entries if e.endswith(".dist-info"))
+    return tuple((_normal(name), version) for name, _, version in found if version)
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(".", "_")
 
 
 def python() -> str:
