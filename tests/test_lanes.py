@@ -153,3 +153,24 @@ def test_ctrl_c_during_a_check_on_two_lanes_stops_it_and_keeps_no_result_it_spoi
     listed = subprocess.run([*_command(), "list"], cwd=folder, capture_output=True, text=True,
                             env={**os.environ, "ATTN_GRADE_CACHE": str(cache), "NO_COLOR": "1"}).stdout
     assert "✗" not in listed and "◐" not in listed  # every exercise remembered is at full marks
+
+
+def test_the_split_goes_by_a_files_quickest_check_since_it_last_changed(tmp_path):
+    """A check that records plans takes several times as long as the next: after one, the
+    lanes would be split by times that no longer hold."""
+    from graders.cli.state import State
+
+    path = tmp_path / "softmax.py"
+    path.write_text("def softmax(z, axis=-1):\n    pass\n")
+
+    def check(seconds):
+        state = State(tmp_path)
+        state.record(ExerciseResult("softmax", "Softmax", [], seconds=seconds), path)
+        state.save()
+        return State(tmp_path).last("softmax")["seconds"]
+
+    assert check(5.0) == 5.0  # the first check, recording
+    assert check(0.3) == 0.3
+    assert check(2.0) == 0.3  # recorded again (an upgrade): the file is as it was
+    path.write_text("def softmax(z, axis=-1):\n    return z\n")
+    assert check(2.0) == 2.0  # a changed file: its own time

@@ -10,8 +10,8 @@ grades the rest and prints every result in teaching order as soon as it and
 those before it are in. Each file is graded as it would be alone: a fresh
 process per file in a sandbox of the folder's files either way.
 
-The share is chosen from how long each file took at its last check (State):
-longest first, each onto the lane with less to do. A copy that fails sends
+The share is chosen from how long each file took at its quickest check since
+it last changed (State): longest first, each onto the lane with less to do. A copy that fails sends
 nothing more, and this process grades what it did not send.
 """
 
@@ -36,8 +36,8 @@ def cores() -> int:
 
 def split(targets, seconds) -> tuple[list, list]:
     """(this process's targets, the copy's), each in the given order: longest first onto the
-    lane with less to do (the copy's first), ``seconds(target)`` being how long it took last
-    time (or None)."""
+    lane with less to do (the copy's first), ``seconds(target)`` being how long it took (State:
+    its quickest check since it last changed), or None."""
     cost = {t: seconds(t) or UNKNOWN for t in targets}
     lanes, load = ([], []), [0.0, 0.0]
     for t in sorted(targets, key=lambda t: -cost[t]):

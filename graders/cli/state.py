@@ -66,10 +66,16 @@ class State:
 
     # ------------------------------------------------------------ checks
     def record(self, result, path: Path) -> None:
-        """Remember ``result`` (an ExerciseResult) of the file at ``path``."""
+        """Remember ``result`` (an ExerciseResult) of the file at ``path``. Its "seconds" are
+        those of the quickest check of the file as it is now: a check that recorded plans (the
+        first, or after an upgrade) takes several times as long as the next (check.py splits
+        the files onto two lanes by them)."""
+        seconds, now, old = round(result.seconds, 3), digest(path), self.last(result.exercise)
+        if old is not None and old.get("digest") == now and isinstance(old.get("seconds"), (int, float)):
+            seconds = min(seconds, old["seconds"])
         self.data["results"][result.exercise] = {
             "points": round(result.points, 6), "max": round(result.max_points, 6),
-            "digest": digest(path), "at": int(time.time()), "seconds": round(result.seconds, 3)}
+            "digest": now, "at": int(time.time()), "seconds": seconds}
 
     def last(self, slug: str) -> dict | None:
         entry = self.data["results"].get(slug)
