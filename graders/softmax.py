@@ -11,10 +11,11 @@ INF = np.inf
 
 
 # ------------------------------------------------------------------ known mistakes
-def _weights(z, axis, shift=True):
+def _weights(z, axis, shift=True, total="axis"):
+    """Softmax along ``axis``; ``total``: the axis the sum runs along, if not that one (None: all)."""
     top = z.max(axis=axis, keepdims=True) if shift else 0.0
     w = np.exp(z - top)
-    return w / w.sum(axis=axis, keepdims=True)
+    return w / w.sum(axis=axis if total == "axis" else total, keepdims=True)
 
 
 MISTAKES = (
@@ -35,6 +36,10 @@ MISTAKES = (
             lambda z, axis: _weights(np.where(np.isinf(z), 0.0, z), axis)),
     Mistake("the exponentials are not divided by their sum along the axis",
             lambda z, axis: np.exp(z - z.max(axis=axis, keepdims=True))),
+    Mistake("the maximum is taken along the axis, but the sum always along the last one: pass axis to the "
+            "sum too (with keepdims=True)", lambda z, axis: _weights(z, axis, total=-1)),
+    Mistake("the maximum is taken along the axis, but the sum over the whole array: divide by the sum "
+            "along the axis instead (keepdims=True)", lambda z, axis: _weights(z, axis, total=None)),
 )
 
 Z23 = np.array([[0.0, 1.0, 3.0], [2.0, -1.0, 0.5]])

@@ -1,5 +1,5 @@
 """Mistake: shifts along the right axis but always sums along the last one."""
-# diagnosis: none
+# diagnosis: but the sum always along the last one
 # lesson: softmax over the wrong axis or the whole array
 import numpy as np
 
