@@ -88,7 +88,8 @@ def test_every_exercise_is_checked_on_two_lanes_here(tmp_path):
 
 
 def _check(folder, **env):
-    done = subprocess.run([sys.executable, "-m", "graders.cli", "check", "--dir", str(folder), "--color", "never"],
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "check", "--dir", str(folder), "--color", "never",
+                           "--fresh"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "NO_COLOR": "1", **env})
     # the time taken is the one line that may differ
@@ -144,7 +145,8 @@ def test_ctrl_c_during_a_check_on_two_lanes_stops_it_and_keeps_no_result_it_spoi
     folder = tmp_path / "exercises"
     shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("*.md"))
     cache = tmp_path / "cache"  # nothing recorded yet: the check takes seconds
-    term = Terminal(["/usr/bin/env", f"ATTN_GRADE_CACHE={cache}", *_command(), "check", "--color", "never"], folder)
+    term = Terminal(["/usr/bin/env", f"ATTN_GRADE_CACHE={cache}", *_command(), "check", "--color", "never",
+                     "--fresh"], folder)
     term.wait_for("hand_scores — ".encode())
     term.type(b"\x03")
     term.wait_for(b"interrupted")

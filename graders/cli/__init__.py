@@ -1,6 +1,8 @@
 """The ``attn-grade`` command: one module per verb.
 
     check.py     attn-grade check [EXERCISE ...]: grade, report, remember, say what is next
+    session.py   a learner's grading session: one sandbox per folder, from the resident zygote
+    kept.py      full-marks results kept for the next check, while nothing they depend on changes
     lanes.py     check's second lane: a forked copy that grades the longest files meanwhile
     watch.py     attn-grade watch [EXERCISE]: check again at every save
     hint.py      attn-grade hint [EXERCISE] [--reset]: the next hint; which lesson prepares what

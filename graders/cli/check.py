@@ -1,25 +1,24 @@
 """attn-grade check: grade the learner's exercise files and print the feedback.
 
-Start-up is overlapped with loading: the zygote (graders/sandbox/zygote.py)
-starts first, and the learner's sandbox is prepared on a second thread while
-this process imports the graders; checks then replay their plans from disk
-(graders/grading/plancache.py), so a warm check costs little more than
-starting Python.
+A file unchanged since it was at full marks shows its kept result (kept.py);
+the others are graded in a Session (session.py: the resident zygote's
+sandboxes, plans replayed from disk), on two lanes when there are several
+(lanes.py), and printed in teaching order as they come in. Each file's result
+is remembered for list, hint and watch (state.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from .lanes import Lane, cores, split
+from .session import Session, mentions_sympy
 from .term import CtrlC, HelpFormatter
 from .state import State
-from .where import SLUGS, Target, Unknown, find_folder, missing_file_hint, refuse, resolve, shown
+from .where import SLUGS, Target, Unknown, find_folder, refuse, resolve, shown
 
 
 def register(sub, epilog: str) -> None:
@@ -48,6 +47,9 @@ def add_grading_options(p) -> None:
                    help="time allowed for one call of your function (default: 10)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text report (default: auto, on a terminal)")
+    p.add_argument("--fresh", action="store_true",
+                   help="grade every file again, even one unchanged since it was at full marks "
+                        "(otherwise that result is shown again)")
 
 
 def folder_of(parser, args) -> Path:
@@ -70,116 +72,32 @@ def targets_of(parser, words, folder: Path) -> list[Target]:
     return list(dict.fromkeys(found))
 
 
-class Session:
-    """Grades a learner's files, one sandbox per folder. A sandbox holds a copy of the
-    folder's files as they were when it started: ``forget`` after they change."""
-
-    def __init__(self, *, timeout: float = 10.0, public_only: bool = False, sympy: bool = True):
-        from ..sandbox.resident import learner
-
-        # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
-        # the resident one (sandbox/resident.py) has done so already, for an earlier command.
-        self.zygote = learner()
-        self.zygote.start(sympy=sympy)
-        self.timeout, self.public_only = timeout, public_only
-        self.workers, self.warming = {}, {}
-
-    def prepare(self, folder: Path) -> None:
-        """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
-        worker, key = self._worker(folder), Path(folder).resolve()
-        if not worker.alive and key not in self.warming:
-            thread = threading.Thread(target=_quietly, args=(worker.ensure,), daemon=True)
-            thread.start()
-            self.warming[key] = thread
-
-    def _worker(self, folder: Path):
-        from ..grading.engine import import_timeout
-        from ..sandbox.handle import Worker
-
-        key = Path(folder).resolve()
-        if key not in self.workers:
-            self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
-        return self.workers[key]
-
-    def grade(self, target: Target):
-        from ..grading.engine import checks_of, grade_file
-
-        # Load the graders while the sandbox is still starting on its thread.
-        checks_of(target.slug, not self.public_only)
-        thread = self.warming.pop(target.path.parent.resolve(), None)
-        if thread is not None:
-            thread.join()
-        result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
-                            worker=self._worker(target.path.parent))
-        if result.missing:
-            explain_missing(result, target)
-        return result
-
-    def forget(self, folder: Path) -> None:
-        key = Path(folder).resolve()
-        thread = self.warming.pop(key, None)
-        if thread is not None:
-            thread.join()  # never end a sandbox while another thread is still starting it
-        worker = self.workers.pop(key, None)
-        if worker is not None:
-            worker.kill()
-
-    def close(self) -> None:
-        from ..sandbox.resident import Resident
-
-        for folder in list(self.workers):
-            self.forget(folder)
-        if isinstance(self.zygote, Resident):
-            self.zygote.close()  # it ends this command's sandboxes, and stays for the next
-
-
-def mentions_sympy(paths) -> bool:
-    """Whether any of the files names SymPy: only then does the zygote preload it (0.3 s or more).
-    A file that imports it anyway still works: it imports SymPy itself."""
-    for path in paths:
-        try:
-            if b"sympy" in Path(path).read_bytes():
-                return True
-        except OSError:
-            continue
-    return False
-
-
-def _quietly(fn):
-    try:
-        fn()
-    except Exception:  # noqa: BLE001 - grading the file will meet the same problem and name it
-        pass
-
-
-def explain_missing(result, target: Target) -> None:
-    """A missing file that has a near miss (Softmax.py): say which, in the problem and every check."""
-    hint = missing_file_hint(target.path.parent, target.slug)
-    if hint:
-        old = result.problem
-        result.problem = f"{old}; {hint}"
-        result.checks = [replace(c, message=c.message.replace(old, result.problem)) for c in result.checks]
-
-
 def run(parser, args) -> int:
     if args.timeout <= 0:
         parser.error("--timeout must be a positive number of seconds")
     folder = folder_of(parser, args)
     targets = targets_of(parser, args.exercises, folder)
-    mine, theirs = two_lanes(targets)
+    kept = {} if args.fresh else kept_results(targets, args)
+    mine, theirs = two_lanes([t for t in targets if t not in kept])
     lane = Lane(theirs, alone(args)) if theirs else None  # forked first: nothing is started yet
     try:
-        return _run(args, targets, mine, lane)
+        return _run(args, targets, mine, lane, kept)
     finally:
         if lane:
             lane.close()
 
 
-def _run(args, targets, mine, lane) -> int:
-    session = Session(timeout=args.timeout, public_only=args.public_only,
-                      sympy=mentions_sympy(t.path for t in mine))
+def _run(args, targets, mine, lane, kept) -> int:
+    sessions = []
+
+    def session():  # none at all when every file's result is kept
+        if not sessions:
+            sessions.append(Session(timeout=args.timeout, public_only=args.public_only, fresh=True,
+                                    sympy=mentions_sympy(t.path for t in mine)))
+        return sessions[0]
+
     for t in mine:
-        session.prepare(t.path.parent)
+        session().prepare(t.path.parent)
     from ..grading.report import render_text  # the graders load while the sandbox starts
     from .term import fit, wants_color
     from .progress import has_hidden
@@ -188,7 +106,7 @@ def _run(args, targets, mine, lane) -> int:
     if not args.json and not args.public_only and not has_hidden():
         print("Public checks only: the hidden checks, which compare with the reference solution, "
               "run when your instructor grades your work.\n", flush=True)
-    done, shown, start = {}, [], time.perf_counter()
+    done, shown, start = dict(kept), [], time.perf_counter()
     ctrl_c = CtrlC()
 
     def show_ready():  # in teaching order, each as soon as it and those before it are in
@@ -199,7 +117,7 @@ def _run(args, targets, mine, lane) -> int:
                 print(render_text([result], color=color, totals=False, only_failed=args.only_failed), flush=True)
 
     def grade(t):
-        result = session.grade(t)
+        result = session().grade(t)
         ctrl_c.check()  # pressed during the grading: its result may be of a part-stopped grader
         done[t] = result
 
@@ -218,7 +136,8 @@ def _run(args, targets, mine, lane) -> int:
         ctrl_c.close()
         if lane:
             lane.close()  # before the session: its sandboxes end with it
-        session.close()
+        for s in sessions:
+            s.close()
         graded = [t for t in targets if t in done]
         remember([done[t] for t in graded], graded)  # even if the reader went away (| head) or Ctrl-C
     results = shown
@@ -228,6 +147,9 @@ def _run(args, targets, mine, lane) -> int:
         print(json.dumps(to_gradescope(results), indent=2))
     else:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
+        if kept:
+            print(fit(f"{_count(len(kept), 'file')} unchanged since {'its' if len(kept) == 1 else 'their'} "
+                      f"full-marks check: not run again (--fresh runs every check)"))
         print(fit(after_words(results, targets)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
 
@@ -251,13 +173,32 @@ def two_lanes(targets) -> tuple[list, list]:
     return split(targets, seconds)
 
 
+def kept_results(targets, args) -> dict:
+    """{target: its kept result} for the targets unchanged since a full-marks check (kept.py)."""
+    from .kept import Kept
+
+    folders, found = {}, {}
+    for t in targets:
+        key = t.path.parent.resolve()
+        if key not in folders:
+            folders[key] = Kept(key, hidden=not args.public_only, timeout=args.timeout)
+        result = folders[key].get(t.slug)
+        if result is not None:
+            found[t] = result
+    return found
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def alone(args):
     """How the forked copy grades a target: with a Session of its own."""
     sessions = []
 
     def grade(target):
         if not sessions:
-            sessions.append(Session(timeout=args.timeout, public_only=args.public_only))
+            sessions.append(Session(timeout=args.timeout, public_only=args.public_only, fresh=True))
             sessions[0].prepare(target.path.parent)
         return sessions[0].grade(target)
 

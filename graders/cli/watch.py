@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from .check import Session, add_grading_options, folder_of, mentions_sympy, remember
+from .check import add_grading_options, folder_of, remember
+from .session import Session, mentions_sympy
 from .state import State
 from .term import CLEAR, fit
 from .where import SLUGS, Target, Unknown, near_files, refuse, resolve, shown
@@ -50,7 +51,8 @@ def run(parser, args) -> int:
     if only is not None and only.path.parent.resolve() != folder:
         folder = only.path.parent.resolve()
     files = [only.path] if only is not None else sorted(folder.glob("*.py"))
-    session = Session(timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files))
+    session = Session(timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files),
+                      fresh=args.fresh)
     session.prepare(folder)
     from watchdog.observers import Observer
 

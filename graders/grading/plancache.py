@@ -221,6 +221,9 @@ def hidden_from(sub, folder: Path | None) -> bool:
     """Whether the student code behind ``sub`` (a Submission) cannot reach ``folder``: its
     sandbox has a private root (namespaces) and ``folder`` is not inside the student's own."""
     missing = sub.outcome.missing if getattr(sub, "outcome", None) is not None else ["unknown"]
-    if any(str(m).startswith(("no namespaces", "unknown")) for m in missing):
-        return False
-    return usable(folder, [sub.path.parent]) is not None
+    return confined(missing) and usable(folder, [sub.path.parent]) is not None
+
+
+def confined(missing) -> bool:
+    """Whether a sandbox that lacks ``missing`` (what it says of itself) had a private root."""
+    return not any(str(m).startswith(("no namespaces", "unknown")) for m in missing)

@@ -1,0 +1,126 @@
+"""A learner's grading session: one sandbox per folder, forked from the resident zygote.
+
+The zygote (graders/sandbox/zygote.py, resident.py) starts first, and a folder's
+sandbox is prepared on a second thread while this process imports the graders;
+checks then replay their plans from disk (graders/grading/plancache.py), and a
+file unchanged since it was at full marks shows its kept result (kept.py).
+Used by check (and its second lane) and watch.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from .where import Target, missing_file_hint
+
+
+class Session:
+    """Grades a learner's files, one sandbox per folder. A sandbox holds a copy of the
+    folder's files as they were when it started: ``forget`` after they change."""
+
+    def __init__(self, *, timeout: float = 10.0, public_only: bool = False, sympy: bool = True,
+                 fresh: bool = False):
+        from ..sandbox.resident import learner
+
+        # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
+        # the resident one (sandbox/resident.py) has done so already, for an earlier command.
+        self.zygote = learner()
+        self.zygote.start(sympy=sympy)
+        self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
+        self.workers, self.warming, self.kept = {}, {}, {}
+
+    def prepare(self, folder: Path) -> None:
+        """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
+        self._kept(folder)  # the folder's files as they are before the sandbox takes its copy
+        worker, key = self._worker(folder), Path(folder).resolve()
+        if not worker.alive and key not in self.warming:
+            thread = threading.Thread(target=_quietly, args=(worker.ensure,), daemon=True)
+            thread.start()
+            self.warming[key] = thread
+
+    def _worker(self, folder: Path):
+        from ..grading.engine import import_timeout
+        from ..sandbox.handle import Worker
+
+        key = Path(folder).resolve()
+        if key not in self.workers:
+            self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
+        return self.workers[key]
+
+    def _kept(self, folder: Path):
+        from .kept import Kept
+
+        key = Path(folder).resolve()
+        if key not in self.kept:
+            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout)
+        return self.kept[key]
+
+    def grade(self, target: Target):
+        """The file's result: kept from its last full-marks check if nothing it depends on has
+        changed since (kept.py), else graded in the folder's sandbox."""
+        from ..grading.engine import checks_of, grade_file
+
+        kept = self._kept(target.path.parent)
+        found = None if self.fresh else kept.get(target.slug)
+        if found is not None:
+            return found
+        # Load the graders while the sandbox is still starting on its thread.
+        checks_of(target.slug, not self.public_only)
+        thread = self.warming.pop(target.path.parent.resolve(), None)
+        if thread is not None:
+            thread.join()
+        worker = self._worker(target.path.parent)
+        result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
+                            worker=worker)
+        if result.missing:
+            explain_missing(result, target)
+        kept.put(target.slug, result, worker.sandbox.get("missing", ["unknown"]))
+        return result
+
+    def forget(self, folder: Path) -> None:
+        key = Path(folder).resolve()
+        thread = self.warming.pop(key, None)
+        if thread is not None:
+            thread.join()  # never end a sandbox while another thread is still starting it
+        self.kept.pop(key, None)  # its files changed: they are read again
+        worker = self.workers.pop(key, None)
+        if worker is not None:
+            worker.kill()
+
+    def close(self) -> None:
+        from ..sandbox.resident import Resident
+
+        for folder in list(self.workers):
+            self.forget(folder)
+        if isinstance(self.zygote, Resident):
+            self.zygote.close()  # it ends this command's sandboxes, and stays for the next
+
+
+def mentions_sympy(paths) -> bool:
+    """Whether any of the files names SymPy: only then does the zygote preload it (0.3 s or more).
+    A file that imports it anyway still works: it imports SymPy itself."""
+    for path in paths:
+        try:
+            if b"sympy" in Path(path).read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _quietly(fn):
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - grading the file will meet the same problem and name it
+        pass
+
+
+def explain_missing(result, target: Target) -> None:
+    """A missing file that has a near miss (Softmax.py): say which, in the problem and every check."""
+    hint = missing_file_hint(target.path.parent, target.slug)
+    if hint:
+        old = result.problem
+        result.problem = f"{old}; {hint}"
+        result.checks = [replace(c, message=c.message.replace(old, result.problem)) for c in result.checks]

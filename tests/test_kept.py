@@ -1,0 +1,165 @@
+"""Full-marks results kept for the next check (graders/cli/kept.py): a kept result is the one a
+new run gives, and it is dropped as soon as anything it depends on changes."""
+
+import json
+import os
+import shutil
+
+import pytest
+
+from cases import view
+from graders.cli import kept, main
+from graders.cli.session import Session
+from graders.cli.where import Target
+from graders.grading import engine
+from graders.grading.engine import ROOT
+
+MUTANT = ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "cache"))
+    work = tmp_path / "exercises"
+    work.mkdir()
+    for slug in ("softmax", "attention", "hand_scores"):
+        shutil.copy(ROOT / "solutions" / f"{slug}.py", work / f"{slug}.py")
+    return work
+
+
+def grade(folder, slug, **settings):
+    session = Session(**settings)
+    try:
+        return session.grade(Target(slug, folder / f"{slug}.py"))
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def no_grading(monkeypatch):
+    """From now on, a file that is graded fails the test: only kept results may be shown."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the file was graded again")
+
+    return lambda: monkeypatch.setattr(engine, "grade_file", refuse)
+
+
+def test_a_kept_result_is_the_one_a_new_run_gives(folder, no_grading):
+    live = {slug: grade(folder, slug) for slug in ("softmax", "hand_scores")}
+    for slug, result in live.items():
+        assert result.points == result.max_points > 0
+        assert view(grade(folder, slug, fresh=True)) == view(result)  # --fresh: graded again, the same
+    no_grading()
+    for slug, result in live.items():
+        again = grade(folder, slug)
+        assert view(again) == view(result)
+        assert (again.exercise, again.title, again.points, again.max_points, again.problem, again.missing) == \
+            (result.exercise, result.title, result.points, result.max_points, result.problem, result.missing)
+
+
+def test_a_result_below_full_marks_is_never_kept(folder, monkeypatch):
+    shutil.copy(MUTANT, folder / "softmax.py")
+    first = grade(folder, "softmax")
+    assert first.points < first.max_points
+    calls = []
+    real = engine.grade_file
+    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert view(grade(folder, "softmax")) == view(first) and calls == [1]
+
+
+@pytest.mark.parametrize("change", ["the file", "a file it mentions", "the graders", "the timeout",
+                                    "public checks only"])
+def test_a_change_to_what_the_result_depends_on_grades_again(folder, monkeypatch, change):
+    (folder / "attention.py").write_text((folder / "attention.py").read_text() + "\nimport shared  # noqa\n")
+    (folder / "shared.py").write_text("import helpers\n")
+    (folder / "helpers.py").write_text("SCALE = 1\n")
+    grade(folder, "attention")
+    settings = {}
+    if change == "the file":
+        (folder / "attention.py").write_text((folder / "attention.py").read_text() + "\n# changed\n")
+    elif change == "a file it mentions":  # through another: attention imports shared, which imports helpers
+        (folder / "helpers.py").write_text("SCALE = 2\n")
+    elif change == "the graders":
+        monkeypatch.setattr(kept, "code_digest", lambda: "graders of another version")
+    elif change == "the timeout":
+        settings["timeout"] = 5.0
+    else:
+        settings["public_only"] = True
+    calls = []
+    real = engine.grade_file
+    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    grade(folder, "attention", **settings)
+    assert calls == [1], f"{change} changed, and the kept result was shown"
+
+
+def test_a_file_nobody_mentions_changes_nothing(folder, no_grading):
+    grade(folder, "attention")
+    (folder / "notes.py").write_text("x = 1\n")
+    (folder / "hand_scores.py").write_text("# not finished\n")
+    no_grading()
+    assert grade(folder, "attention").points == 14
+
+
+def test_a_file_that_changes_while_it_is_graded_is_not_kept(folder, monkeypatch):
+    real = engine.grade_file
+
+    def edited_meanwhile(*args, **kwargs):
+        result = real(*args, **kwargs)
+        (folder / "softmax.py").write_text((folder / "softmax.py").read_text() + "\n# saved meanwhile\n")
+        return result
+
+    monkeypatch.setattr(engine, "grade_file", edited_meanwhile)
+    grade(folder, "softmax")
+    assert not list((folder.parent / "cache" / "kept").glob("*.json"))
+
+
+def test_a_symbolic_link_in_the_folder_keeps_nothing(folder, no_grading, tmp_path):
+    (tmp_path / "elsewhere.py").write_text("x = 1\n")
+    os.symlink(tmp_path / "elsewhere.py", folder / "helper.py")
+    grade(folder, "softmax")
+    assert kept.sources(folder) is None
+    assert not list((folder.parent / "cache" / "kept").glob("*.json"))
+
+
+def test_nothing_is_kept_inside_the_learners_folder(folder, monkeypatch):
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(folder / "cache"))
+    grade(folder, "softmax")
+    assert not (folder / "cache" / "kept").exists()
+
+
+def test_an_altered_kept_file_is_ignored(folder, monkeypatch):
+    grade(folder, "softmax")
+    grade(folder, "hand_scores")
+    store = folder.parent / "cache" / "kept"
+    files = {json.loads(p.read_text())["result"]["exercise"]: p for p in store.glob("*.json")}
+    files["softmax"].write_text(files["hand_scores"].read_text())  # another exercise's result
+    calls = []
+    real = engine.grade_file
+    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert grade(folder, "softmax").exercise == "softmax" and calls == [1]
+    files["softmax"].write_text("{not json")
+    assert grade(folder, "softmax").exercise == "softmax" and calls == [1, 1]
+
+
+def test_check_says_which_files_it_did_not_run_again(folder, capsys):
+    assert main(["check", "--dir", str(folder), "softmax", "attention"]) == 0
+    first = capsys.readouterr().out
+    assert "unchanged since" not in first
+    assert main(["check", "--dir", str(folder), "softmax", "attention"]) == 0
+    again = capsys.readouterr().out
+    assert "2 files unchanged since their full-marks check: not run again" in again
+    assert again.split("Summary")[0] == first.split("Summary")[0]  # every check, as before
+    assert main(["check", "--dir", str(folder), "softmax", "--fresh"]) == 0
+    assert "unchanged since" not in capsys.readouterr().out
+
+
+def test_what_a_file_mentions():
+    names = {"softmax", "shared", "helpers", "attention", "notes"}
+    source = (b'"""The largest softmax weight (see attention.py)."""\n'
+              b"import shared  # helpers\n"
+              b"import importlib\n"
+              b"loaded = importlib.import_module('helpers')\n"
+              b"text = open(\"notes.py\").read()\n")
+    assert kept.mentions(source, names) == {"shared", "helpers", "notes"}
+    assert kept.mentions(b"from softmax import softmax as f\n", names) == {"softmax"}
+    assert kept.mentions(b'x = """never closed\n', names) == names  # unreadable: it may mention anything
