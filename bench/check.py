@@ -33,6 +33,7 @@ import os
 import pty
 import select
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -102,6 +103,9 @@ class Screen:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.chdir(cwd)
+            # a Ctrl-C typed at the terminal must reach it, even when this script was started with
+            # SIGINT ignored (a background job of a shell script), which exec would pass on
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(argv[0], argv, env)
         self.seen = b""
 

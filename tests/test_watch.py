@@ -20,10 +20,11 @@ CLEAR = b"\x1b[H\x1b[2J"
 class Terminal:
     """A command running on a pseudo-terminal, and everything it has written to it."""
 
-    def __init__(self, argv, cwd):
+    def __init__(self, argv, cwd, sigint=signal.SIG_DFL):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the terminal as its controlling tty
             os.chdir(cwd)
+            signal.signal(signal.SIGINT, sigint)  # as the command's own parent left it (exec keeps SIG_IGN)
             os.execv(argv[0], argv)
         self.seen = b""
 
@@ -119,4 +120,14 @@ def test_watch_of_all_exercises_shows_the_first_not_at_full_marks(learner):
     shutil.copy(ROOT / "solutions" / "variance_proof.py", learner / "variance_proof.py")
     term.wait_for(b"stuck? 'attn-grade hint saturation'", first)
     term.type(b"\x03")
+    assert term.exit_status() == 0
+
+
+def test_ctrl_c_stops_watch_even_if_it_was_started_with_sigint_ignored(learner):
+    """A background job of a shell script starts with SIGINT ignored, and exec passes that on:
+    watch, on a terminal, still stops at a Ctrl-C typed there."""
+    term = Terminal(_command() + ["watch", "softmax"], learner, sigint=signal.SIG_IGN)
+    term.wait_for(b"stuck? 'attn-grade hint softmax'")
+    term.type(b"\x03")
+    term.wait_for(b"stopped watching")
     assert term.exit_status() == 0

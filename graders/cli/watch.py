@@ -51,6 +51,10 @@ def run(parser, args) -> int:
     if only is not None and only.path.parent.resolve() != folder:
         folder = only.path.parent.resolve()
     files = [only.path] if only is not None else sorted(folder.glob("*.py"))
+    if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # started with Ctrl-C ignored (a background job of a script passes that on), yet on a
+        # terminal: Ctrl-C is how a learner stops watching
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     session = Session(timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files),
                       fresh=args.fresh)
     session.prepare(folder)
