@@ -13,7 +13,7 @@ exercise and settings, with a digest of everything the grade depends on:
   (importlib.import_module("softmax"), open("softmax.py")); comments and other
   strings are not. A file Python cannot read into words mentions them all;
 * the graders, the machinery, the reference solutions and the library versions
-  (grading/digest.py, ``code_digest``: what the batch grader keys its results by);
+  (grading/sources.py, ``code_digest``: what the batch grader keys its results by too);
 * the settings: the exercise, all checks or the public ones, the call timeout.
 
 While the digest is the same, ``check`` and ``watch`` show the kept result
@@ -36,9 +36,9 @@ import os
 import tokenize
 from pathlib import Path
 
-from ..grading.digest import code_digest
 from ..grading.plancache import NamedFiles, cache_folder, confined, usable
 from ..grading.results import CheckResult, ExerciseResult
+from ..grading.sources import code_digest
 from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
 
 FORMAT = 1

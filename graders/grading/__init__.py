@@ -11,6 +11,7 @@
     answer.py    the notebook's answer cell those checks grade, read as the real grading reads it
     batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
+    sources.py   what every grade depends on besides the student's files: the code, as a digest
     digest.py    what a student's result depends on, so that an unchanged one is kept
                  (batch.py, outfiles.py and digest.py are for instructors only: students never get them)
 
