@@ -144,13 +144,13 @@ def test_an_altered_kept_file_is_ignored(folder, monkeypatch):
 def test_check_says_which_files_it_did_not_run_again(folder, capsys):
     assert main(["check", "--dir", str(folder), "softmax", "attention"]) == 0
     first = capsys.readouterr().out
-    assert "unchanged since" not in first
+    assert "not run again" not in first
     assert main(["check", "--dir", str(folder), "softmax", "attention"]) == 0
     again = capsys.readouterr().out
-    assert "2 files unchanged since their full-marks check: not run again" in again
+    assert "2 unchanged files at full marks were not run again (--fresh runs them)" in again
     assert again.split("Summary")[0] == first.split("Summary")[0]  # every check, as before
     assert main(["check", "--dir", str(folder), "softmax", "--fresh"]) == 0
-    assert "unchanged since" not in capsys.readouterr().out
+    assert "not run again" not in capsys.readouterr().out
 
 
 def test_what_a_file_mentions():

@@ -148,8 +148,9 @@ def _run(args, targets, mine, lane, kept) -> int:
     else:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
         if kept:
-            print(fit(f"{_count(len(kept), 'file')} unchanged since {'its' if len(kept) == 1 else 'their'} "
-                      f"full-marks check: not run again (--fresh runs every check)"))
+            one = len(kept) == 1
+            print(fit(f"{_count(len(kept), 'unchanged file')} at full marks {'was' if one else 'were'} not run "
+                      f"again (--fresh runs {'it' if one else 'them'})"))
         print(fit(after_words(results, targets)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
 
