@@ -95,3 +95,24 @@ def test_rows_already_in_place_and_printed_lines_stay_as_they_are():
     printed = "got [[1, 0],\n [0, 1]]\nyour code printed (last lines of that call):\n  | [ not closed\n  | [x]"
     lines = _lines_of(printed)
     assert lines[-2:] == ["        | [ not closed", "        | [x]"]
+
+
+def test_the_words_after_an_array_go_on_from_the_left_not_in_a_narrow_column():
+    """At 80 columns the words after an array's last row were wrapped at that row's indent (36
+    columns in): a column of one or two words per line, 25 lines of it."""
+    message = ("called softmax(\n    [[   0, -inf],\n     [   0, -inf]]); rows of [[0.5,   0],\n"
+               " [0.5,   0]] should sum to 1. It looks like the maximum is taken along the axis, but the "
+               "sum over the whole array: divide by the sum along the axis instead (keepdims=True).")
+    lines = _lines_of(message, 80)
+    row = next(i for i, line in enumerate(lines) if "[0.5,   0]] should" in line)
+    assert lines[row].index("[0.5,   0]]") == lines[row - 1].index("[0.5,   0],")  # still under its row
+    assert all(len(line) <= 80 for line in lines)
+    assert all(line.startswith(" " * 6) and not line.startswith(" " * 7) for line in lines[row + 1:])
+    assert len(lines) <= row + 4, "\n".join(lines)
+
+
+def test_a_row_too_wide_to_stand_under_its_bracket_keeps_its_own_place():
+    message = "called attention(Q, K, V, mask=causal_mask(3)) and it gave [[1, 2],\n [3.14159265358979, 2.71828182]]"
+    lines = _lines_of(message, 80)
+    assert len(lines[0]) <= 80 and lines[0].endswith("[[1, 2],")  # the bracket stands at column 66
+    assert lines[1] == "       [3.14159265358979, 2.71828182]]", "\n".join(lines)  # not broken in two

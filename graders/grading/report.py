@@ -100,9 +100,14 @@ def _message_lines(message: str, width) -> list:
     for text in message.splitlines():
         printed = text.startswith("  | ")
         own = len(text) - len(text.lstrip(" "))
-        if not printed and open_at and own and text[own:own + 1] == "[" and 6 + own < open_at[0] + 1:
+        if not printed and open_at and own and text[own:own + 1] == "[" and 6 + own < open_at[0] + 1 \
+                and (width is None or open_at[0] + len(_row(text[own:])) <= width):
             text = " " * (open_at[0] - 6) + text  # numpy's rows: one space per level, from the first "["
-        lines = wrap(text, 6, width, hang=2 if printed else 0)
+            own = len(text) - len(text.lstrip(" "))
+        if printed or not own:
+            lines = wrap(text, 6, width, hang=2 if printed else 0)
+        else:  # a row of an array or a call where it stands; the words after it go on from the left
+            lines = _wrap_from(text, own, width)
         for line in [] if printed else lines:
             for col, ch in enumerate(line):
                 if ch == "[":
@@ -111,6 +116,28 @@ def _message_lines(message: str, width) -> list:
                     open_at.pop()
         shown += lines
     return shown
+
+
+def _row(text: str) -> str:
+    """The array row ``text`` starts with ("[0.1, 0.2]],"), without the words after it."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if depth <= 0 and ch == "]":
+            end = i + 1
+            while end < len(text) and text[end] in "]),;":
+                end += 1
+            return text[:end]
+    return text
+
+
+def _wrap_from(text: str, own: int, width) -> list:
+    """A message line indented ``own`` spaces (past the 6 of every message line), wrapped with its
+    first line where it stands and the lines after it 6 spaces in."""
+    if width is None or 6 + len(text) <= width:
+        return [" " * 6 + text]
+    return textwrap.wrap(text[own:], width=max(width, MIN_WIDTH), initial_indent=" " * (6 + own),
+                         subsequent_indent=" " * 6, break_long_words=False, break_on_hyphens=False)
 
 
 def _painted(lines, code, color):
