@@ -34,6 +34,8 @@ MISTAKES = (
     _mistake("the softmax runs over axis=0 (over the queries) instead of along each row (over the keys)",
              norm="columns"),
     _mistake("the weights are normalised over the whole matrix instead of along each row", norm="whole"),
+    _mistake("each row's maximum is subtracted, but the exponentials are divided by the sum of the whole "
+             "matrix: divide each row by its own sum (keepdims=True)", norm="rows, whole sum"),
     _mistake("the weights are exp(scores) without dividing each row by its sum", norm="none"),
     _mistake("the masked weights are set to 0 after the softmax, without renormalising: mask the scores "
              "(to -inf) before the softmax", masking="after"),
@@ -181,8 +183,8 @@ def causal_no_future(sub, ref):
         if not np.allclose(y[: i + 1], y2[: i + 1], rtol=TOL, atol=TOL):
             _fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to {show(q2[i + 1:])}, "
                        f"{show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed from {show(y[:i + 1])} "
-                       f"to {show(y2[:i + 1])}, so an earlier token saw the future. Masked keys must get weight "
-                       f"exactly 0.")
+                       f"to {show(y2[:i + 1])}, so an earlier token saw the future: row i of Y may depend "
+                       f"only on the rows 0..i of K and V.")
 
     k2, v2 = np.array([[1.0, 0.0], [2.0, -1.0], [-1.0, 3.0]]), np.array([[1.0, 0.0], [3.0, -2.0], [0.5, 4.0]])
     _for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
@@ -275,10 +277,13 @@ def large_scores_finite(sub, ref):
         call = call_text("attention", big, keys, V3, **kw)
         y, a = expect_tuple(call, 2, sub.call("attention", big, keys, V3, **kw))
         a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
-        if not np.all(np.isfinite(a)) or not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
+        if not np.all(np.isfinite(a)):
             _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}. np.exp overflows "
                        f"to inf beyond about 709: subtract each row's maximum score before np.exp (it does not "
                        f"change the softmax).")
+        if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
+            _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum to "
+                       f"{show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
 
 
 @check("attention leaves Q, K, V and the mask unchanged", 1, uses=ALL)

@@ -13,11 +13,15 @@ import numpy as np
 
 def weights(s, norm="rows", axis=-1):
     """Softmax of ``s`` along ``axis`` ("rows"), down the other axis of a matrix ("columns"),
-    over the whole array ("whole"), or exponentials never normalised ("none")."""
+    over the whole array ("whole"), each row shifted by its own maximum but divided by the sum
+    of the whole array ("rows, whole sum"), or exponentials never normalised ("none")."""
     if norm == "none":
         return np.exp(s)
     if norm == "whole":
         w = np.exp(s - s.max())
+        return w / w.sum()
+    if norm == "rows, whole sum":
+        w = np.exp(s - s.max(axis=axis, keepdims=True))
         return w / w.sum()
     if norm == "columns":
         axis = 0
