@@ -147,7 +147,7 @@ def test_check_says_which_files_it_did_not_run_again(folder, capsys):
     assert "not run again" not in first
     assert main(["check", "--dir", str(folder), "softmax", "attention"]) == 0
     again = capsys.readouterr().out
-    assert "2 unchanged files at full marks were not run again (--fresh runs them)" in again
+    assert "2 unchanged files were not run again (full marks or a stub; --fresh runs them)" in again
     assert again.split("Summary")[0] == first.split("Summary")[0]  # every check, as before
     assert main(["check", "--dir", str(folder), "softmax", "--fresh"]) == 0
     assert "not run again" not in capsys.readouterr().out
@@ -163,3 +163,22 @@ def test_what_a_file_mentions():
     assert kept.mentions(source, names) == {"shared", "helpers", "notes"}
     assert kept.mentions(b"from softmax import softmax as f\n", names) == {"softmax"}
     assert kept.mentions(b'x = """never closed\n', names) == names  # unreadable: it may mention anything
+
+
+def test_a_stub_is_kept_and_a_part_written_file_is_not(folder, monkeypatch):
+    shutil.copy(ROOT / "exercises" / "softmax.py", folder / "softmax.py")
+    stub = grade(folder, "softmax")
+    assert stub.points == 0 and all(kept.STUB in c.message for c in stub.checks)
+    calls = []
+    real = engine.grade_file
+    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert view(grade(folder, "softmax")) == view(stub) and calls == []
+    source = (ROOT / "solutions" / "softmax.py").read_text()  # written, but not yet for axis=0
+    head = "def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:"
+    assert head in source
+    (folder / "softmax.py").write_text(source.replace(head, head + "\n    if axis == 0:\n"
+                                                      "        raise NotImplementedError\n", 1))
+    first = grade(folder, "softmax")
+    assert 0 < first.points < first.max_points and calls == [1]
+    grade(folder, "softmax")
+    assert calls == [1, 1]

@@ -149,8 +149,8 @@ def _run(args, targets, mine, lane, kept) -> int:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
         if kept:
             one = len(kept) == 1
-            print(fit(f"{_count(len(kept), 'unchanged file')} at full marks {'was' if one else 'were'} not run "
-                      f"again (--fresh runs {'it' if one else 'them'})"))
+            print(fit(f"{_count(len(kept), 'unchanged file')} {'was' if one else 'were'} not run again "
+                      f"(full marks or a stub; --fresh runs {'it' if one else 'them'})"))
         print(fit(after_words(results, targets)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
 

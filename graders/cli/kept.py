@@ -1,7 +1,8 @@
 """Full-marks results kept for the learner's next check, while nothing they depend on changes.
 
 A learner re-checks everything after finishing one exercise; the others have not
-changed since they reached full marks. A file's result at full marks is kept in
+changed since they reached full marks, or are still stubs. A file's result at
+full marks, or a stub's (every check stopped at its NotImplementedError), is kept in
 the user's cache (beside the plans: grading/plancache.py, where no sandbox can
 see it, and only from a sandbox with a private root), one file per folder,
 exercise and settings, with a digest of everything the grade depends on:
@@ -18,9 +19,9 @@ exercise and settings, with a digest of everything the grade depends on:
 
 While the digest is the same, ``check`` and ``watch`` show the kept result
 instead of running the file again: grading is deterministic, so it is the
-result a new run gives. Only full-marks results are kept: a failed check may
-have failed on time (a call that timed out on a busy machine), and a file that
-is not at full marks is the one being worked on anyway. A folder holding a .py
+result a new run gives. No other result is kept: a failed check may have failed
+on time (a call that timed out on a busy machine), and a file part-way done is
+the one being worked on anyway. A folder holding a .py
 file that is not a plain file (a symbolic link, whose target may change
 unseen), one with a name that is not plain ASCII, or more .py files than a
 sandbox takes keeps nothing.
@@ -42,6 +43,7 @@ from ..grading.sources import code_digest
 from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
 
 FORMAT = 1
+STUB = "raised NotImplementedError: not written yet"  # sandbox/errors.py: every check of a stub says it
 
 
 class Kept:
@@ -68,10 +70,13 @@ class Kept:
             return None  # unreadable or altered: grade the file
 
     def put(self, slug: str, result: ExerciseResult, missing) -> bool:
-        """Keep ``result`` if it is at full marks, came from a confined sandbox (``missing``: what
-        the sandbox said it lacked) and the folder's files are still those this was made with."""
+        """Keep ``result`` if it is at full marks or a stub's, came from a confined sandbox
+        (``missing``: what the sandbox said it lacked) and the folder's files are still those this
+        was made with."""
         full = result.max_points > 0 and result.points >= result.max_points and not result.problem \
             and all(c.passed for c in result.checks)
+        full = full or (bool(result.checks) and not result.problem and all(
+            c.points == 0 and STUB in c.message for c in result.checks))
         files = files_digest(self.sources, slug)
         if not full or not confined(missing) or files is None or files_digest(sources(self.folder), slug) != files:
             return False
