@@ -40,10 +40,10 @@ from pathlib import Path
 from ..grading.plancache import NamedFiles, cache_folder, confined, usable
 from ..grading.results import CheckResult, ExerciseResult
 from ..grading.sources import code_digest
+from ..sandbox.errors import NOT_WRITTEN
 from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
 
 FORMAT = 1
-STUB = "raised NotImplementedError: not written yet"  # sandbox/errors.py: every check of a stub says it
 
 
 class Kept:
@@ -73,12 +73,12 @@ class Kept:
         """Keep ``result`` if it is at full marks or a stub's, came from a confined sandbox
         (``missing``: what the sandbox said it lacked) and the folder's files are still those this
         was made with."""
-        full = result.max_points > 0 and result.points >= result.max_points and not result.problem \
-            and all(c.passed for c in result.checks)
-        full = full or (bool(result.checks) and not result.problem and all(
-            c.points == 0 and STUB in c.message for c in result.checks))
+        full = result.max_points > 0 and result.points >= result.max_points and all(c.passed for c in result.checks)
+        stub = bool(result.checks) and all(c.points == 0 and NOT_WRITTEN in c.message for c in result.checks)
+        if result.problem or not (full or stub) or not confined(missing):
+            return False
         files = files_digest(self.sources, slug)
-        if not full or not confined(missing) or files is None or files_digest(sources(self.folder), slug) != files:
+        if files is None or files_digest(sources(self.folder), slug) != files:  # saved meanwhile
             return False
         text = json.dumps({"format": FORMAT, "digest": self._digest(slug, files), "result": result.to_dict()})
         return self.store.put(self._name(slug), text)

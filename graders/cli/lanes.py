@@ -11,8 +11,9 @@ those before it are in. Each file is graded as it would be alone: a fresh
 process per file in a sandbox of the folder's files either way.
 
 The share is chosen from how long each file took at its quickest check since
-it last changed (State): longest first, each onto the lane with less to do. A copy that fails sends
-nothing more, and this process grades what it did not send.
+it last changed (State): longest first, each onto the lane with less to do. A
+copy that fails sends nothing more, and this process grades what it did not
+send.
 """
 
 from __future__ import annotations

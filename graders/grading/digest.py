@@ -4,8 +4,9 @@ A result stays valid while nothing it was made from has changed: the files
 handed in (or the answer cells taken from them), the graders and every module
 of this package, the reference solutions, the library versions that decide
 examples and answers, and the settings of the run. ``student_digest`` folds all
-of these (the code through sources.py's ``code_digest``) into one SHA-256; results.json keeps it (``extra_data.digest``), and
-a student whose stored digest differs from today's is graded again.
+of these (the code through sources.py's ``code_digest``) into one SHA-256;
+results.json keeps it (``extra_data.digest``), and a student whose stored
+digest differs from today's is graded again.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 from pathlib import Path
 
 from .sources import code_digest, regular_files
+
 
 def student_digest(folder: Path, settings: dict, problems: dict, notes: dict) -> str:
     """Everything one student's results depend on: their .py files (what the sandbox reads),

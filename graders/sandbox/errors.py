@@ -9,6 +9,9 @@ from __future__ import annotations
 from .wire import MESSAGE, NAME, WHERE, cut
 
 
+# What a stub's NotImplementedError says, after the function's name (cli/kept.py keeps such results).
+NOT_WRITTEN = "raised NotImplementedError: not written yet"
+
 class StudentError(Exception):
     """Something about the student's code that prevents an answer; message in words."""
 
@@ -43,7 +46,7 @@ class Raised(StudentError):
 
     def __str__(self):
         if self.not_written:
-            return f"{self.func}() raised NotImplementedError: not written yet"
+            return f"{self.func}() {NOT_WRITTEN}"
         return super().__str__()
 
 
