@@ -36,6 +36,13 @@ def grade(folder, slug, **settings):
         session.close()
 
 
+def count_gradings(monkeypatch) -> list:
+    """A list that gets one item each time a file is graded (not shown from what was kept)."""
+    calls, real = [], engine.grade_file
+    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
 @pytest.fixture
 def no_grading(monkeypatch):
     """From now on, a file that is graded fails the test: only kept results may be shown."""
@@ -62,9 +69,7 @@ def test_a_result_below_full_marks_is_never_kept(folder, monkeypatch):
     shutil.copy(MUTANT, folder / "softmax.py")
     first = grade(folder, "softmax")
     assert first.points < first.max_points
-    calls = []
-    real = engine.grade_file
-    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    calls = count_gradings(monkeypatch)
     assert view(grade(folder, "softmax")) == view(first) and calls == [1]
 
 
@@ -86,9 +91,7 @@ def test_a_change_to_what_the_result_depends_on_grades_again(folder, monkeypatch
         settings["timeout"] = 5.0
     else:
         settings["public_only"] = True
-    calls = []
-    real = engine.grade_file
-    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    calls = count_gradings(monkeypatch)
     grade(folder, "attention", **settings)
     assert calls == [1], f"{change} changed, and the kept result was shown"
 
@@ -134,9 +137,7 @@ def test_an_altered_kept_file_is_ignored(folder, monkeypatch):
     store = folder.parent / "cache" / "kept"
     files = {json.loads(p.read_text())["result"]["exercise"]: p for p in store.glob("*.json")}
     files["softmax"].write_text(files["hand_scores"].read_text())  # another exercise's result
-    calls = []
-    real = engine.grade_file
-    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    calls = count_gradings(monkeypatch)
     assert grade(folder, "softmax").exercise == "softmax" and calls == [1]
     files["softmax"].write_text("{not json")
     assert grade(folder, "softmax").exercise == "softmax" and calls == [1, 1]
@@ -170,9 +171,7 @@ def test_a_stub_is_kept_and_a_part_written_file_is_not(folder, monkeypatch):
     shutil.copy(ROOT / "exercises" / "softmax.py", folder / "softmax.py")
     stub = grade(folder, "softmax")
     assert stub.points == 0 and all(NOT_WRITTEN in c.message for c in stub.checks)
-    calls = []
-    real = engine.grade_file
-    monkeypatch.setattr(engine, "grade_file", lambda *a, **k: calls.append(1) or real(*a, **k))
+    calls = count_gradings(monkeypatch)
     assert view(grade(folder, "softmax")) == view(stub) and calls == []
     source = (ROOT / "solutions" / "softmax.py").read_text()  # written, but not yet for axis=0
     head = "def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:"
