@@ -3,8 +3,10 @@ namespaces and mounts, no host path shows inside, and a crowded folder cannot cr
 exercise files. Each property is checked only where the sandbox says it is in force."""
 
 import ctypes
+import hashlib
 import os
 import signal
+import subprocess
 import textwrap
 import time
 from pathlib import Path
@@ -15,7 +17,7 @@ from graders.sandbox import cgroups
 from graders.sandbox.errors import Crashed
 from graders.sandbox.handle import Worker
 from graders.sandbox.submission import Submission
-from graders.sandbox.zygote import Jail, Limits, Zygote
+from graders.sandbox.zygote import Jail, Limits, SandboxFailed, Zygote
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -182,7 +184,7 @@ def test_a_file_too_large_for_the_sandbox_is_named(tmp_path):
     assert not outcome.ready and "softmax.py is larger than 1 MB, so it was not copied" in outcome.message
 
 
-def test_a_zygote_removes_its_cgroups_and_those_of_zygotes_that_died(tmp_path):
+def test_a_zygote_removes_its_cgroups_and_the_empty_ones_of_zygotes_that_died(tmp_path):
     mounts, own = cgroups._mounts(), cgroups._own_paths()
     if "memory" not in mounts or "memory" not in own:
         pytest.skip("no cgroup v1 memory hierarchy here")
@@ -289,3 +291,88 @@ def test_install_hooks_are_hidden_even_in_a_library_folder_below_the_new_root(tm
     if seen == "skip":
         pytest.skip("no private mount namespace here")
     assert seen == repr(["", "x = 1\n"])
+
+
+def test_a_sandbox_holds_nothing_of_the_students_graded_before_it(tmp_path):
+    """The zygote never hears whose folder a sandbox is for (finding 10: earlier classmates'
+    folder names were found in a later sandbox's memory, 2 runs in 3)."""
+    zygote = Zygote()
+    names = [f"classmate-{i}-{os.urandom(4 + 4 * i).hex()}" for i in range(9)]  # sizes vary, as paths do
+    for name in names[:-1]:
+        with Submission(student(tmp_path / name, "def f():\n    return 1\n"), zygote=zygote) as sub:
+            assert sub.start().ready and sub.call("f") == 1
+    path = student(tmp_path / names[-1], """
+        import ctypes
+
+        def found(backwards):  # written backwards: the arguments must not hold what is looked for
+            with open("/proc/self/maps") as f:
+                regions = [line.split() for line in f]
+            parts = []
+            for fields in regions:  # the heap, the stack and anonymous memory: no file, no [vvar]
+                name = fields[5] if len(fields) > 5 else ""
+                if fields[1][0] != "r" or name.startswith("[v") or (name and not name.startswith("[")):
+                    continue
+                start, end = (int(x, 16) for x in fields[0].split("-"))
+                parts.append(ctypes.string_at(start, end - start))
+            memory = b"|".join(parts)  # taken before the words exist in this process
+            return [i for i, word in enumerate(backwards) if word[::-1].encode() in memory]
+    """)
+    try:
+        with Submission(path, zygote=zygote) as sub:
+            outcome = sub.start()
+            if not outcome.protections.get("private_root"):
+                pytest.skip("no /proc in a sandbox without namespaces (Landlock keeps it out)")
+            seen = sub.call("found", [n.rpartition("-")[2][::-1] for n in names[:-1]])
+    finally:
+        zygote.close()
+    assert seen == []  # no piece of the folders graded before
+
+
+def test_the_cgroup_sweep_never_touches_a_tree_that_holds_a_process(tmp_path):
+    """Another zygote, alive in another PID namespace, shares this cgroup tree: its sandbox
+    lives on when this zygote starts (finding 9); an empty leftover tree is removed."""
+    mounts, own = cgroups._mounts(), cgroups._own_paths()
+    if "memory" not in mounts or "memory" not in own:
+        pytest.skip("no cgroup v1 memory hierarchy here")
+    parent = Path(mounts["memory"], own["memory"].lstrip("/"))
+    theirs, empty = parent / f"{cgroups.PREFIX}1-1", parent / f"{cgroups.PREFIX}999999999-1"
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        try:
+            for tree in (theirs, empty):
+                (tree / "sandbox-1").mkdir(parents=True)
+            (theirs / "sandbox-1" / "cgroup.procs").write_text(str(other.pid))
+        except OSError as exc:
+            pytest.skip(f"cgroups cannot be made here: {exc}")
+        zygote = Zygote()
+        with Submission(student(tmp_path / "s", "def f():\n    return 1\n"), zygote=zygote) as sub:
+            needs(sub.start(), "cgroup")
+            assert sub.call("f") == 1
+        zygote.close()
+        assert other.poll() is None and (theirs / "sandbox-1").is_dir()
+        assert not empty.exists()
+    finally:
+        other.kill()
+        other.wait()
+        for tree in (theirs, empty):
+            for d in (tree / "sandbox-1", tree):
+                try:
+                    d.rmdir()
+                except OSError:
+                    pass
+
+
+def test_a_sandbox_that_cannot_start_is_the_graders_failure_not_the_students(tmp_path):
+    """A sandbox whose building fails (here: a scratch root that is no path) says why before it
+    ends; grading raises SandboxFailed, naming the cause, and gives nobody a zero (finding 1:
+    the reference scored 0/10, "did your code call sys.exit or os._exit?")."""
+    from graders.grading.engine import grade_file
+
+    path = student(tmp_path / "s", "def f():\n    return 1\n")
+    with Submission(path, jail=Jail(scratch=5)) as sub:
+        with pytest.raises(SandboxFailed, match="the sandbox could not start: TypeError"):
+            sub.start()
+    worker = Worker(path.parent, jail=Jail(scratch=5))
+    with pytest.raises(SandboxFailed, match="the sandbox could not start"):
+        grade_file("softmax", ROOT / "solutions" / "softmax.py", worker=worker)
+    worker.kill()

@@ -329,11 +329,11 @@ def test_a_zygote_without_namespaces_refuses_to_spawn():
 
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     spare, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    socket.send_fds(ours, [b'{"op": "spawn", "folder": "/x", "sandbox": {}}'], [spare.fileno()])
-    assert factory._answer(theirs, {}, None, "", None, (), confined=False) == "spawn"
+    socket.send_fds(ours, [b'{"op": "spawn", "sandbox": {}}'], [spare.fileno()])
+    assert factory._answer(theirs, None, None, (), confined=False) == "spawn"
     assert "no namespaces" in ours.recv(1 << 12).decode()
     ours.send(b'{"op": "who"}')
-    factory._answer(theirs, {}, None, "", None, (), confined=False)
+    factory._answer(theirs, None, None, (), confined=False)
     assert b'"confined": false' in ours.recv(1 << 12)
 
 

@@ -4,11 +4,14 @@ Inside the sandbox (started by path with ``python -I -S``: the standard
 library and NumPy only, never the rest of this package):
 
     factory.py     the zygote process, which forks a sandbox per student
+    places.py      what the zygote makes for each sandbox and removes after it: cgroup, folder, user
     inside.py      a sandbox's first process, its init, and each student process
     files.py       the student's files as the sandbox takes them: bounded, exercise files first
     cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
-    jail.py        namespaces, a private root, the scratch tmpfs
+    jail.py        with namespaces: namespaces, a private root, the scratch tmpfs
+    flat.py        without namespaces: a private scratch folder and, as root, a user of its own
     confine.py     each student process: dropped privileges, limits, a seccomp filter
+    landlock.py    without namespaces, last: what a student process may open
     worker.py      what runs beside a student's file: the framing, the encoding, the calls
 
 In the grading process, the parent's side:

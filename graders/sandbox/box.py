@@ -18,6 +18,7 @@ import signal
 import socket
 
 from . import cgroups
+from .zygote import SandboxFailed
 
 
 class Box:
@@ -25,6 +26,7 @@ class Box:
         self.pid, self.sock, self.cgroup = pid, sock, cgroup
         self.worker = None  # pid of the current process
         self.done, self.code = False, None  # whether the init told it ended, and its exit code
+        self.failed = None  # why the sandbox could not be built, as it said before it ended
 
     def fileno(self):
         return self.sock.fileno()
@@ -35,6 +37,8 @@ class Box:
             socket.send_fds(self.sock, [b'{"op": "fork"}'], list(fds))
             reply = self._next(timeout, "ok")
         except OSError:
+            if self.failed:
+                raise SandboxFailed(self.failed) from None
             return False
         if not isinstance(reply, dict) or reply.get("ok") is not True or not isinstance(reply.get("pid"), int):
             return False
@@ -96,6 +100,8 @@ class Box:
             msg = json.loads(raw.decode())
         except ValueError:
             return None
+        if isinstance(msg, dict) and isinstance(msg.get("failed"), str):  # before any student code ran
+            self.failed = msg["failed"][:500]
         if isinstance(msg, dict) and "ended" in msg and msg.get("pid") == self.worker:
             self.done, self.code = True, msg["ended"] if isinstance(msg["ended"], int) else None
         return msg

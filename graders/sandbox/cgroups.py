@@ -12,8 +12,8 @@ project's machines: memory.limit_in_bytes, memory.memsw.limit_in_bytes,
 pids.max in the memory and pids hierarchies). The zygote makes one folder of
 its own beside itself (``Tree``), named after its pid and start time, and one
 cgroup in it per sandbox; it empties and removes each when the sandbox has
-ended, all of them when it ends, and those of zygotes that died without
-cleaning up when it starts.
+ended, and all of them when it ends. When it starts it removes the empty
+folders that zygotes which died left behind, and never kills anything there.
 """
 
 import os
@@ -97,7 +97,11 @@ class Tree:
     def sandbox(self, n, memory_mb, processes):
         """Make the cgroup of sandbox ``n``: its folders (one per hierarchy), limits set."""
         dirs = [os.path.join(base, f"sandbox-{n}") for base in self.bases]
-        for d in dirs:
+        for base, d in zip(self.bases, dirs):
+            if not os.path.isdir(base):  # swept while it was empty by a zygote starting elsewhere
+                os.mkdir(base)
+                if self.version == 2:
+                    _delegate(base)
             os.mkdir(d)
         mem, pids = (dirs[0], dirs[0]) if self.version == 2 else dirs
         if self.version == 2:
@@ -188,21 +192,18 @@ def _delegate(path):
 
 
 def _sweep(parent):
-    """Remove the trees of zygotes that have ended without removing theirs."""
+    """Remove the empty trees of zygotes that ended without removing theirs. Only folders: a
+    tree that holds a process is left alone, whoever it belongs to. Whether a zygote is alive
+    cannot be told from its pid (a grader in another PID namespace may share this tree), so
+    nothing of another's is ever killed; a live zygote whose empty tree went makes it again."""
     for name in os.listdir(parent):
         if not name.startswith(PREFIX):
             continue
-        pid, _, started = name[len(PREFIX):].partition("-")
-        try:
-            if _start_time(int(pid)) == started:
-                continue  # its zygote is alive
-        except (OSError, ValueError):
-            pass
         base = os.path.join(parent, name)
-        for sub in os.listdir(base):
-            if sub.startswith("sandbox-"):
-                _remove([os.path.join(base, sub)])
         try:
+            for sub in os.listdir(base):
+                if sub.startswith("sandbox-"):
+                    os.rmdir(os.path.join(base, sub))  # refused while it holds a process
             os.rmdir(base)
         except OSError:
             pass

@@ -6,16 +6,20 @@ jail.enter built the sandbox around it. It applies what the system allows
 and returns the measures in words, so the grader can say plainly what
 protected a run and what did not:
 
-* the unprivileged user nobody when started as root (otherwise: no
-  capabilities), no new privileges;
+* the unprivileged user nobody when started as root with namespaces; no
+  capabilities in an ordinary user's user namespace; a user of its own
+  (flat.py) as root without namespaces; no new privileges;
 * limits on CPU seconds, address space, file size, open files, core dumps,
-  and (as root, where no cgroup counts them per sandbox) processes;
+  and (where no cgroup counts them per sandbox) processes;
 * a seccomp filter, through libseccomp: no new namespaces of any kind (so no
   nested user, mount, PID or network namespace, and no mounting a fresh
   tmpfs), no mounts at all, no memfd_create (memory no limit would count
   where there is no cgroup), no kernel keyrings (shared by every sandbox's
   user nobody), and no bpf, perf_event_open, userfaultfd or io_uring, which
-  no answer needs. Student code never needs any of them.
+  no answer needs. Student code never needs any of them. Without a network
+  namespace, no socket() either;
+* without namespaces, Landlock (landlock.py), last: the student process
+  reads only the system and Python, and writes only its scratch folder.
 """
 
 import ctypes
@@ -89,8 +93,14 @@ def _check(result, what):
         raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
-def deny_system_calls():
-    """Load the seccomp filter of the module's docstring; raise OSError if it cannot be had."""
+def has_seccomp() -> bool:
+    return _seccomp is not None
+
+
+def deny_system_calls(sockets=False):
+    """Load the seccomp filter of the module's docstring (with ``sockets``, no socket() either:
+    without a network namespace, the host's network and its Unix sockets); raise OSError if
+    it cannot be had."""
     if _seccomp is None:
         raise OSError(errno.ENOSYS, "libseccomp is not installed")
     ctx = _seccomp.seccomp_init(SCMP_ACT_ALLOW)
@@ -106,7 +116,7 @@ def deny_system_calls():
             if result != 0:
                 raise OSError(-result, f"seccomp rule for {name}: {os.strerror(-result)}")
 
-        for name in DENIED:
+        for name in DENIED + (("socket",) if sockets else ()):
             rule(name, _errno_action(errno.EPERM))
         for flag in NAMESPACE_FLAGS:  # clone(2) with any of them; its flags are its first argument
             rule("clone", _errno_action(errno.EPERM), [_ArgCmp(0, SCMP_CMP_MASKED_EQ, flag, flag)])
@@ -166,10 +176,10 @@ def limit_resources(cpu_seconds, memory_mb, file_mb, nproc=None, nofile=NOFILE):
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def drop_privileges():
+def drop_privileges(uid):
     os.setgroups([])
-    os.setgid(SANDBOX_UID)
-    os.setuid(SANDBOX_UID)
+    os.setgid(uid)
+    os.setuid(uid)
 
 
 def drop_capabilities():
@@ -181,35 +191,81 @@ def drop_capabilities():
     _check(_libc.capset(header, data), "capset")
 
 
-def become_student(cfg, namespaced, measures, missing):
+def become_student(cfg, box, landlock):
     """In the process that will run a student's file: drop privileges, set limits, filter
-    system calls. ``cfg["cgroup"]`` says whether a cgroup bounds the sandbox as a whole.
-    Returns the measures and what is missing, in words."""
-    measures, missing = list(measures), list(missing)
-    real_root = os.getuid() == 0
+    system calls and, without namespaces, give up the file system but for Landlock's rules.
+    ``cfg["cgroup"]``: whether a cgroup bounds the sandbox as a whole; ``box``: what the
+    sandbox is (jail.enter, flat.enter); ``landlock``: landlock.py. Returns {"measures", "missing", "protections"}:
+    the measures and what is missing in words, and which protections hold, as flags."""
+    measures, missing = list(box["measures"]), list(box["missing"])
+    namespaced, userns, uid = box["namespaced"], box["userns"], box.get("uid")
     protect_from_oom_killer(False)  # the init's protection is not for student code
-    if real_root:
-        drop_privileges()
+    if namespaced and not userns:
+        drop_privileges(SANDBOX_UID)
         measures.append("the unprivileged user nobody")
     elif namespaced:
         drop_capabilities()
-        measures.append("no capabilities")
-        missing.append("not started as root: no separate user (the user namespace stands in)")
+        measures.append("no capabilities, in a user namespace of its own")
+    elif uid is not None:
+        drop_privileges(uid)
+        measures.append("an unprivileged user of its own, which no other sandbox has")
     else:
-        missing.append("not started as root: the code runs as the grading user")
+        missing.append("runs as the grading user (not started as root, and no namespaces to hide it)")
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
     grouped = bool(cfg.get("cgroup"))
-    nproc = (cfg["processes"] if grouped else NPROC_WITHOUT_CGROUP) if real_root else None
-    # with a cgroup, RLIMIT_NPROC (counted for the user nobody across every sandbox) is only a backstop
-    nproc = max(nproc, 64) if nproc is not None and grouped else nproc
+    if grouped:
+        nproc = max(cfg["processes"], 64)  # a backstop: the cgroup counts the sandbox's processes
+    elif namespaced or uid is not None:
+        nproc = NPROC_WITHOUT_CGROUP  # counted for this user (nobody, or a user namespace's) alone
+    else:
+        nproc = _tasks_of(os.getuid()) + NPROC_WITHOUT_CGROUP  # the grading user's own count goes on
     limit_resources(cfg["cpu"], cfg["memory_mb"], cfg["file_mb"], nproc, NOFILE if grouped else 64)
     measures.append(f"limits of {cfg['cpu']} s CPU, {cfg['memory_mb']} MB memory, {cfg['file_mb']} MB "
                     f"per file, {NOFILE if grouped else 64} open files"
-                    + (f", {nproc} processes" if nproc is not None and not grouped else ""))
+                    + ("" if grouped else f", {NPROC_WITHOUT_CGROUP} processes"))
+    setting = ("namespaces" if not userns else "user namespace") if namespaced else \
+        "own user" if uid is not None else "landlock"
+    flags = {"setting": setting, "private_root": namespaced, "files": namespaced, "signals": namespaced or uid is not None,
+             "own_user": namespaced or uid is not None, "seccomp": False, "landlock": 0, "cgroup": grouped,
+             "network": namespaced}
     try:
-        deny_system_calls()
-        measures.append("a seccomp filter: no new namespaces or mounts, no memfd_create, no kernel keyrings")
+        deny_system_calls(sockets=not namespaced)
+        flags["seccomp"] = True
+        measures.append("a seccomp filter: no new namespaces or mounts, no memfd_create, no kernel keyrings"
+                        + ("" if namespaced else ", no new sockets"))
+        flags["network"] = True
     except OSError as exc:
         missing.append(f"no seccomp filter ({exc.strerror or exc}): the code may create namespaces of its "
                        f"own, mount a tmpfs inside them, and hold memory in a memfd")
-    return measures, missing
+    if not namespaced:
+        _landlock(box, flags, measures, missing, landlock)
+    return {"measures": measures, "missing": missing, "protections": flags}
+
+
+def _landlock(box, flags, measures, missing, landlock):
+    """Without namespaces: Landlock's rules (flat.py planned them), last of all."""
+    rules, version = box.get("landlock"), box.get("landlock_abi", 0)
+    if rules is None:
+        missing.append("no Landlock (this kernel has none): the code can read what its user can read")
+        flags["setting"] = "limits only" if box.get("uid") is None else "own user without Landlock"
+        return
+    measures.append(landlock.restrict(rules, version))
+    flags["landlock"], flags["files"] = version, True
+    flags["signals"] = flags["signals"] or version >= 6
+    if version < 6:
+        missing.append(f"Landlock ABI {version} (6 scopes signals): the code may signal the grader's processes")
+
+
+def _tasks_of(uid):
+    """How many processes (threads included, as RLIMIT_NPROC counts them) user ``uid`` has."""
+    count = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    fields = dict(line.split(":", 1) for line in f if ":" in line)
+                if int(fields["Uid"].split()[0]) == uid:
+                    count += int(fields["Threads"])
+            except (OSError, KeyError, ValueError):
+                continue
+    return count

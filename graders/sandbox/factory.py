@@ -27,18 +27,19 @@ from types import SimpleNamespace
 NEUTRAL = "/attn-grade"  # the folder our files seem to come from, to code in the sandbox
 TITLE = "attn-grade-sandbox"  # the command line of the zygote and of every process it forks
 _MADE = itertools.count(1)  # numbers the sandboxes (and their cgroups' folders)
-SIBLINGS = ("files", "cgroups", "jail", "confine", "worker", "inside")
+SIBLINGS = ("files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "inside", "places")
 
 
 def zygote(ctrl_fd, m):
     """Pre-import the heavy libraries once, then fork a student's sandbox per request.
 
     Requests arrive on a Unix socket with the sandbox's control socket attached
-    (SCM_RIGHTS): {"op": "spawn", "folder": ..., "first": [names], "sandbox":
-    {...}} answers {"pid": n, "cgroup": folder or null}; {"op": "who"} answers
-    {"zygote": our pid}. Sandboxes that have
-    ended are reaped (and their cgroups removed) as they end; nobody asks for
-    their status (a worker's own status comes from its sandbox's init).
+    (SCM_RIGHTS): {"op": "spawn", "sandbox": {limits}} answers {"pid": n,
+    "cgroup": folder or null} (whose files to take, the sandbox hears from the
+    grading process itself); {"op": "who"} answers {"zygote": our pid}.
+    Sandboxes that have ended are reaped (and what was made for them removed,
+    places.py) as they end; nobody asks for their status (a worker's own
+    status comes from its sandbox's init).
 
     ``ctrl_fd`` is the one connection of the grading process that started us,
     and we end when it hangs up or ends; or, with ATTN_ZYGOTE_IDLE set (the
@@ -60,6 +61,9 @@ def zygote(ctrl_fd, m):
             pass
     _warm_up(numpy, sympy)
     tree, why = m.cgroups.Tree.open()
+    # With namespaces a sandbox has a private root; without, a scratch folder in a run folder
+    # of ours (flat.py), and Landlock where the kernel has it.
+    run = None if m.jail.can_confine() else m.flat.RunFolder()
     # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
     # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
     m.confine.become_subreaper()
@@ -67,35 +71,44 @@ def zygote(ctrl_fd, m):
     if not idle:  # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
         m.confine.die_with_parent(signal.SIGTERM)
     sock = socket.socket(fileno=ctrl_fd)
+    places = m.places.Places(tree, why, run)
     try:
-        if idle:  # without namespaces a student's code could reach our socket: serve no sandbox then
-            _serve(sock, idle, tree, why, m, m.jail.can_confine())
+        if idle:  # where a student's code could reach our socket, serve no sandbox (see confined)
+            _serve(sock, idle, places, m, confined(m, run))
         else:
-            _serve_one(sock, tree, why, m)
+            _serve_one(sock, places, m)
     finally:
         # A second SIGTERM (the grading process's death signal after it hung up) would raise
         # SystemExit inside the clean-up and leave its cgroups behind: ignored from here on.
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        if tree is not None:
-            tree.close(reap=_reap)
+        places.close()
 
 
-def _serve_one(conn, tree, why, m):
+def confined(m, run) -> bool:
+    """Whether a sandbox's code cannot reach a resident zygote's socket nor signal it: with
+    namespaces (a private root), or without them where Landlock scopes signals (ABI 6) and
+    seccomp refuses new sockets (confine.py)."""
+    return run is None or (m.landlock.abi() >= 6 and m.confine.has_seccomp())
+
+
+def _serve_one(conn, places, m):
     """Serve the one grading process that started us until it hangs up."""
-    boxes = {}
-    while _answer(conn, boxes, tree, why, m, (conn,), True) is not None:
-        _tidy(boxes, tree)
+    while True:
+        if select.select([conn], [], [], 1.0)[0]:
+            if _answer(conn, places, m, (conn,), True) is None:
+                return
+        places.tidy()
 
 
-def _serve(listener, idle, tree, why, m, confined):
+def _serve(listener, idle, places, m, confined):
     """Serve every connection on ``listener`` (ours, by its owner's uid only) until ``idle``
     seconds pass with none open and no sandbox left, or a connection asks us to stop.
     Not ``confined`` (no namespaces here), every spawn is refused: each command then starts
     a zygote of its own."""
-    conns, boxes, quiet = [], {}, time.monotonic()
+    conns, quiet = [], time.monotonic()
     while True:
         ready = select.select([listener, *conns], [], [], 1.0)[0]
-        _tidy(boxes, tree)
+        places.tidy()
         if listener in ready:
             try:
                 conn, _ = listener.accept()
@@ -108,24 +121,27 @@ def _serve(listener, idle, tree, why, m, confined):
                 else:
                     conn.close()
         for conn in [c for c in ready if c is not listener]:
-            got = _answer(conn, boxes, tree, why, m, [listener, *conns], confined)
+            got = _answer(conn, places, m, [listener, *conns], confined)
             if got == "stop":
                 return
             if got is None:  # hung up: its sandboxes end with it
                 conns.remove(conn)
                 conn.close()
-                for pid in [p for p, (owner, _) in boxes.items() if owner is conn]:
-                    _kill(pid)
-                    boxes[pid] = (None, boxes[pid][1])
-        if conns or boxes:
+                for pid in places.of(conn):
+                    m.places.kill(pid)
+                    places.orphan(pid)
+        if conns or places.boxes:
             quiet = time.monotonic()
         elif time.monotonic() - quiet > idle:
             return
 
 
-def _answer(conn, boxes, tree, why, m, close_in_child, confined):
+def _answer(conn, places, m, close_in_child, confined):
     """Read and answer one request on ``conn``: None when it hung up, else the request's op.
-    A request that cannot be served is refused, saying why; none ends the zygote."""
+    A request that cannot be served is refused, saying why; none ends the zygote. A spawn
+    request names no student: the sandbox learns whose folder it is from the grading process,
+    on its own socket, so that nothing of one student's ever passes through the zygote, whose
+    memory every later sandbox inherits."""
     try:
         msg, fds, _, _ = socket.recv_fds(conn, 1 << 16, 8)
     except OSError:
@@ -135,19 +151,20 @@ def _answer(conn, boxes, tree, why, m, close_in_child, confined):
     op, reply = "", None
     try:
         req = json.loads(msg.decode("utf-8"))
-        del msg  # held a student's host path (see child)
         op = req.get("op", "") if isinstance(req, dict) else ""
         if op == "spawn" and confined and len(fds) == 1:
-            cgroup = _make_cgroup(tree, why, next(_MADE), req["sandbox"])
+            n = next(_MADE)
+            cgroup, place = places.make(n, req["sandbox"])
             pid = os.fork()
             if pid == 0:
                 for s in close_in_child:
                     s.close()
-                m.inside.child(req, fds, m, cgroup)
-            boxes[pid] = (conn, cgroup[0])
+                m.inside.child(req["sandbox"], fds, m, cgroup, place)
+            places.add(pid, conn, n, cgroup)
             reply = {"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}
         elif op == "spawn":
-            reply = {"refused": "no sandbox here: the system gives this zygote no namespaces" if not confined
+            reply = {"refused": "no sandbox here: the system gives this zygote no namespaces, nor Landlock "
+                                "(ABI 6) and seccomp to keep its sandboxes from its socket" if not confined
                      else "a spawn request needs one socket"}
         elif op in ("stop", "who"):  # who serves: the resident zygote's pid
             reply = {"zygote": os.getpid(), "confined": confined}
@@ -165,31 +182,6 @@ def _answer(conn, boxes, tree, why, m, close_in_child, confined):
     return op
 
 
-def _tidy(boxes, tree):
-    """Reap the sandboxes that have ended and remove their cgroups."""
-    for pid in _reap():
-        _, dirs = boxes.pop(pid, (None, None))
-        if tree is not None and dirs:
-            tree.release(dirs)
-
-
-def _kill(pid):
-    try:
-        os.kill(pid, signal.SIGKILL)  # the sandbox's outer process: its PID namespace dies with it
-    except OSError:
-        pass
-
-
-def _make_cgroup(tree, why, n, cfg):
-    """(the cgroup folders of sandbox ``n``, what they bound), or (None, why there are none)."""
-    if tree is None:
-        return None, why
-    try:
-        return tree.sandbox(n, cfg["memory_mb"], cfg["processes"]), tree.describe(cfg["memory_mb"], cfg["processes"])
-    except OSError as exc:
-        return None, f"the sandbox's cgroup could not be made ({exc.strerror or exc})"
-
-
 def _warm_up(np, sp):
     """Use NumPy and SymPy once, so that every fork finds their lazy imports and caches ready.
 
@@ -205,19 +197,6 @@ def _warm_up(np, sp):
         d = sp.Symbol("d", positive=True, integer=True)
         x = sp.exp(1 / sp.sqrt(2)) / (1 + sp.exp(1 / sp.sqrt(2))) + d / 2 - sp.Rational(1, 3)
         sp.srepr(sp.Tuple(x, sp.Integer(0), sp.Float(0.5), x.evalf(15)))
-
-
-def _reap():
-    """The children that have ended, reaped without waiting."""
-    ended = []
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return ended
-        if pid == 0:
-            return ended
-        ended.append(pid)
 
 
 def _sibling(folder, name):

@@ -22,7 +22,7 @@ from pathlib import Path
 from . import worker as protocol
 from .box import Box
 from .errors import Crashed, Timeout
-from .zygote import Jail, ZygoteError, shared
+from .zygote import Jail, SandboxFailed, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
 # JSON separators and containers in one answer. Arrays travel as base64 text, so the
@@ -107,25 +107,41 @@ class Worker:
         return self._req is not None
 
     def ensure(self):
-        """Start a process if there is none; raise Crashed if that fails."""
+        """Start a process if there is none. Raise SandboxFailed (the grader's failure, never
+        the student's: no code of theirs has run yet) if the sandbox cannot be had."""
         if self.alive:
             return
         for _ in range(2):  # a sandbox without namespaces serves one process: then a new one
             if self.box is None:
                 try:
                     self.box = Box(*self.zygote.spawn(self.folder, self.jail, self.first))
+                except SandboxFailed:
+                    raise
                 except ZygoteError as exc:
-                    raise Crashed(f"the grader could not start a worker: {exc}") from None
-            if self._fork():
-                break
+                    raise SandboxFailed(f"the sandbox could not start: {exc}") from None
+            try:
+                if self._fork():
+                    break
+            except SandboxFailed:
+                self._end_box()
+                raise
             self._end_box()
         else:
-            raise Crashed("the grader could not start a worker: its sandbox did not answer")
+            raise SandboxFailed("the sandbox could not start: its init did not answer")
         self.generation += 1
         self.exit_code, self.out_of_memory = None, False
         self.files = set()
         self._allowance = [MAX_MESSAGE, MAX_TOKENS]
-        hello = self._receive(self.import_timeout, "starting the worker")
+        try:
+            hello = self._receive(self.import_timeout, "starting the worker")
+        except (Crashed, Timeout):  # before any of the student's code ran
+            code = self.exit_code
+            how = "" if code is None else _exit_words(code) if code < 0 or code > 128 else f" (exit status {code})"
+            raise SandboxFailed(f"the sandbox could not start: its worker ended or hung before it was ready{how}") \
+                from None
+        if isinstance(hello, dict) and hello.get("hello") is False and isinstance(hello.get("failed"), str):
+            self.kill()  # said before any of the student's code ran: the grader's failure
+            raise SandboxFailed(hello["failed"][:500])
         if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
             raise Crashed("the worker sent a malformed greeting")
@@ -264,6 +280,45 @@ class Worker:
             # nested deeper than json can read; uncaught, it ended the whole batch
             self.kill()
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
+
+
+def probe(limits=None) -> dict:
+    """What a sandbox is here: the report of one started on an empty folder ({"measures",
+    "missing", "protections"}), before a class is graded. Raises SandboxFailed, naming the
+    cause, where none can be started."""
+    import tempfile
+
+    from .zygote import Limits
+
+    with tempfile.TemporaryDirectory(prefix="attn-grade-probe-") as empty:
+        with Worker(empty, jail=Jail.for_folder(empty, limits=limits or Limits())) as worker:
+            worker.ensure()
+            return dict(worker.sandbox)
+
+
+def isolated(protections) -> bool:
+    """Whether a sandbox with ``protections`` (confine.py's flags) keeps a student's code from
+    other students and the grader: it can open no file but the system's and its own, and can
+    signal no process outside it."""
+    return isinstance(protections, dict) and protections.get("files") is True \
+        and protections.get("signals") is True
+
+
+SETTINGS = {  # what each setting of the sandbox (confine.py, become_student) keeps from your code
+    "namespaces": "namespaces (a private root; the user nobody)",
+    "user namespace": "user namespace (a private root; no capabilities)",
+    "own user": "own user (a user of its own; Landlock: it reads only the system and its own files)",
+    "landlock": "landlock (it reads only the system and its own files; no namespaces here)",
+    "own user without Landlock": "own user without Landlock (it can read what any user can read)",
+    "limits only": "limits only: no namespaces, no Landlock; your code can read and change what you can",
+}
+
+
+def in_words(protections) -> str:
+    """One line for a report: which setting the sandbox had, and its seccomp filter and cgroup."""
+    setting = str(protections.get("setting", "unknown"))
+    extra = [w for w, on in (("seccomp", protections.get("seccomp")), ("a cgroup", protections.get("cgroup"))) if on]
+    return f"sandbox: {SETTINGS.get(setting, setting)}" + (f"; {', '.join(extra)}" if extra else "")
 
 
 def _exit_words(code, memory_mb=None):

@@ -20,18 +20,26 @@ import sys
 import traceback
 
 
-def child(req, fds, m, cgroup):
+def child(limits, fds, m, cgroup, place):
     """In a fresh fork of the zygote: build the student's sandbox, then be its init. Never returns.
 
-    The init answers the parent on the control socket ``fds[0]``:
+    The grading process first says, on the control socket ``fds[0]``, whose
+    folder this is ({"folder", "first", "scratch"}); the zygote never hears
+    it. ``place`` (flat.py) is where the sandbox goes when the system gives no
+    namespaces. A sandbox that cannot be built says why on the same socket
+    ({"failed": words}) before it ends: the failure is the grader's, not the
+    student's. Then the init answers the parent on that socket:
     {"op": "fork"} with the four pipe ends of a new worker attached starts a
     fresh process for the next exercise file (after ``jail.reset`` where the
     sandbox has namespaces; without them a sandbox serves one process only and
     answers {"ok": false}); {"op": "status"} answers the exit code of the last
     one, once it has ended. The parent ending the conversation ends the sandbox.
     """
-    code = 0
+    code, sock = 0, None
     try:
+        import socket
+
+        sock = socket.socket(fileno=fds[0])
         m.confine.die_with_parent()  # a zygote that is killed takes its workers with it
         measures, missing = _join(m, cgroup)  # first: all that follows counts
         m.confine.protect_from_oom_killer()  # this process and the init; student processes undo it
@@ -41,17 +49,38 @@ def child(req, fds, m, cgroup):
         m.jail.close_fds(keep={0, 1, 2, fds[0]})
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
-        cfg = dict(req.pop("sandbox"), libraries=[p for p in sys.path if os.path.isdir(p)], cgroup=bool(measures))
-        # taken out of the request: student code can read the variables of the frames that call it
-        files, rel, notes = m.files.read_folder(req.pop("folder"), cfg.pop("scratch"), req.pop("first", ()))
-        box = list(m.jail.enter(cfg, files))
+        cfg = dict(limits, libraries=[p for p in sys.path if os.path.isdir(p)], cgroup=bool(measures))
+        # read here, not kept: student code can read the variables of the frames that call it
+        files, rel, notes = m.files.read_folder(*_whose(sock))
+        if place is None:
+            box = m.jail.enter(cfg, files)
+        else:
+            box = m.flat.enter(place, files, cfg["libraries"], m)
         del cfg["libraries"]  # bound where they were; their paths need not stay in a frame
-        box[2], box[3] = measures + box[2], missing + box[3]
-        init(fds[0], cfg, files, rel, notes, box, m)
-    except BaseException:
+        box["measures"], box["missing"] = measures + box["measures"], missing + box["missing"]
+        init(sock, cfg, files, rel, notes, box, m)
+    except BaseException as exc:
         code = 70
+        _say_failed(sock, "the sandbox could not start", exc)
     finally:
         os._exit(code)
+
+
+def _whose(sock):
+    """(folder, scratch root, first names) as the grading process sends them, within 30 s."""
+    sock.settimeout(30.0)
+    msg = json.loads(sock.recv(1 << 16).decode("utf-8"))
+    sock.settimeout(None)
+    return msg["folder"], msg["scratch"], msg.get("first", ())
+
+
+def _say_failed(sock, what, exc):
+    """Tell the parent, in words, why the sandbox (or a worker in it) could not start."""
+    why = f"{exc.strerror or exc}" if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+    try:
+        sock.send(json.dumps({"failed": f"{what}: {why}"[:500]}).encode())
+    except (OSError, AttributeError):
+        pass
 
 
 def _join(m, cgroup):
@@ -68,7 +97,7 @@ def _join(m, cgroup):
                 f"memory) and processes by the sandbox user's limit"]
 
 
-def init(ctrl_fd, cfg, files, rel, notes, box, m):
+def init(sock, cfg, files, rel, notes, box, m):
     """Serve the parent's fork and status requests until it hangs up (see ``child``).
 
     {"op": "fork"} answers {"ok": true, "pid": n} (or {"ok": false}). When that
@@ -77,8 +106,7 @@ def init(ctrl_fd, cfg, files, rel, notes, box, m):
     import select
     import socket
 
-    scratch, namespaced = box[0], box[1]
-    sock = socket.socket(fileno=ctrl_fd)
+    scratch, namespaced = box["scratch"], box["namespaced"]
     current, started = None, 0  # (pid, pidfd) of the process serving now
     taken = sorted({os.path.basename(p) for p in files})
     while True:
@@ -132,16 +160,20 @@ def student(fds, cfg, rel, folder_facts, box, m):
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
         m.jail.close_fds(keep={0, 1, 2, req_fd, res_fd})
-        _, namespaced, measures, missing = box
-        measures, missing = m.confine.become_student(cfg, namespaced, measures, missing)
-        # after the credentials changed (which clears it): without namespaces nothing else
-        # ends this process when the sandbox is killed
-        m.confine.die_with_parent()
+        try:  # before any of the student's code runs: a failure here is the grader's
+            report = m.confine.become_student(cfg, box, m.landlock)
+            # after the credentials changed (which clears it): without namespaces nothing else
+            # ends this process when the sandbox is killed
+            m.confine.die_with_parent()
+        except BaseException as exc:
+            why = f"{exc.strerror or exc}" if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+            m.worker.send(res_fd, {"hello": False, "failed": f"the sandbox could not start: {why}"[:500]})
+            raise
         # relative to the scratch folder, our working directory: its ancestors may not be
         # searchable by the sandbox user, but the working directory itself always is
         folder = os.path.normpath(rel)
         sys.meta_path.append(m.worker.StudentFinder(folder))  # a student's file may import a sibling
-        m.worker.serve(folder, req_fd, res_fd, {"measures": measures, "missing": missing, **folder_facts})
+        m.worker.serve(folder, req_fd, res_fd, {**report, **folder_facts})
     except BaseException:
         traceback.print_exc()
         code = 70

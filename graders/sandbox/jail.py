@@ -3,8 +3,9 @@
 Loaded by factory.py by path; standard library only. ``enter`` is called once
 per student in a freshly forked child and builds the sandbox; ``reset`` cleans
 it between two of the student's processes (each of those then confines itself
-with confine.py). They apply what the system allows and return the measures in
-words, so the grader can say plainly what protected a run and what did not:
+with confine.py). Where the zygote found no namespaces, flat.py builds the sandbox instead.
+They return the measures in words, so the grader can say plainly what
+protected a run:
 
 * new PID, mount, network, IPC and UTS namespaces (as root, or inside a new
   user namespace for an ordinary user): the code sees only its own processes,
@@ -73,12 +74,15 @@ def enter_namespaces():
 
 
 def can_confine() -> bool:
-    """Whether this process can give a sandbox its namespaces (tried in a child that then ends)."""
+    """Whether this process can give a sandbox its namespaces and mount in them (tried in a
+    child that then ends: Ubuntu 24.04 lets a user namespace be made, without the rights in it)."""
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
             enter_namespaces()
+            _mount(None, "/", None, MS_REC | MS_PRIVATE)
+            _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m")
             code = 0
         finally:
             os._exit(code)
@@ -227,30 +231,35 @@ def _install_hooks(folder):
 
 
 def _fresh_scratch(path, files):
-    """A new 64 MB tmpfs at ``path`` holding the student's ``files``."""
+    """A new 64 MB tmpfs at ``path`` holding the student's ``files``, which the sandbox's user
+    may write (this tmpfs is in the sandbox's own mount namespace: nobody else sees it)."""
     _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
-    _write_files(path, files)
-
-
-def _write_files(scratch, files):
-    for rel, data in files.items():
-        path = os.path.join(scratch, rel)
-        os.makedirs(os.path.dirname(path), mode=0o777, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-    for dirpath, _, filenames in os.walk(scratch):  # the sandbox user may write here
+    write_files(path, files)
+    for dirpath, _, filenames in os.walk(path):
         os.chmod(dirpath, 0o777)
         for name in filenames:
             os.chmod(os.path.join(dirpath, name), 0o666)
 
 
+def write_files(scratch, files):
+    """Write ``files`` (relative path -> bytes) below ``scratch``; folders 0700, files 0600."""
+    for rel, data in files.items():
+        path = os.path.join(scratch, rel)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with open(fd, "wb") as f:
+            f.write(data)
+
+
 def enter(cfg, files):
-    """Build the sandbox; return (scratch, namespaced, measures, missing).
+    """Build the sandbox; return what it is as a dict: scratch, namespaced, userns, uid,
+    measures and missing (in words).
 
     ``cfg``: libraries (folders Python needs, bound read-only); ``files``: the
     student's files, by path relative to the scratch folder (SCRATCH in the
-    sandbox). Called in a forked child; where namespaces work it forks once
-    more and only the new PID 1 of the namespace returns: the sandbox's init,
+    sandbox). Called in a forked child where the zygote found that namespaces
+    work (can_confine); it forks once more and only the new PID 1 of the
+    namespace returns: the sandbox's init,
     which keeps its root credentials and parent-death signal and never runs
     student code. The kernel clears a process's parent-death signal when its
     credentials change, so an init that became nobody, or student code calling
@@ -259,32 +268,15 @@ def enter(cfg, files):
     it is not dumpable, so the student's processes cannot trace it or read its
     file descriptors. Killing the outer process ends the init and with it every
     process in the namespace. The working directory is left at the scratch folder.
+    Raises OSError if the namespaces cannot be had after all: never a sandbox without them.
     """
-    measures, missing = [], []
-    try:
-        measures.append(enter_namespaces())
-    except OSError as exc:
-        missing.append(f"no namespaces ({exc.strerror or exc}): the code can read what the grading "
-                       f"user can read, see other processes and use the network")
-        os.setsid()
-        scratch = _fallback_scratch(files)
-        namespaced = False
-    else:
-        fork_into_pid_namespace()
-        scratch = SCRATCH
-        build_root(cfg["libraries"], files)
-        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-        measures.append("a private read-only file system holding only system libraries, Python and a "
-                        "writable scratch folder with this student's files")
-        namespaced = True
-    os.environ["TMPDIR"] = scratch
-    return scratch, namespaced, measures, missing
-
-
-def _fallback_scratch(files):
-    import tempfile
-
-    scratch = tempfile.mkdtemp(prefix="attn-grade-")
-    _write_files(scratch, files)
-    os.chdir(scratch)
-    return scratch
+    userns = os.getuid() != 0
+    measures = [enter_namespaces()]
+    fork_into_pid_namespace()
+    build_root(cfg["libraries"], files)
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    measures.append("a private read-only file system holding only system libraries, Python and a "
+                    "writable scratch folder with this student's files")
+    os.environ["TMPDIR"] = SCRATCH
+    return {"scratch": SCRATCH, "namespaced": True, "userns": userns, "uid": None, "measures": measures,
+            "missing": []}

@@ -35,7 +35,7 @@ from pathlib import Path
 from . import zygote as z
 
 IDLE = 900.0  # seconds a resident zygote waits with no command connected before it ends
-MADE_OF = ("factory", "files", "cgroups", "jail", "confine", "worker", "inside")
+MADE_OF = ("factory", "files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "inside", "places")
 
 
 def folder() -> Path | None:

@@ -30,6 +30,7 @@ class Outcome:
     functions: list = field(default_factory=list)
     measures: list = field(default_factory=list)  # how the worker was confined, in words
     missing: list = field(default_factory=list)  # protections the system could not give
+    protections: dict = field(default_factory=dict)  # which hold, as flags (confine.py, become_student)
 
 
 class Submission:
@@ -80,8 +81,12 @@ class Submission:
 
     def _box(self):
         box = self.worker.sandbox
-        return {key: [cut(m, MESSAGE) for m in box.get(key, [])[:20]] if isinstance(box.get(key), list) else []
+        said = {key: [cut(m, MESSAGE) for m in box.get(key, [])[:20]] if isinstance(box.get(key), list) else []
                 for key in ("measures", "missing")}
+        flags = box.get("protections") if isinstance(box.get("protections"), dict) else {}
+        said["protections"] = {k: v for k, v in list(flags.items())[:20]
+                               if isinstance(k, str) and isinstance(v, (bool, int, str)) and len(str(v)) < 40}
+        return said
 
     def _load(self):
         if self.worker.alive and self.worker.files - {self.path.name}:

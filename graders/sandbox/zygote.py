@@ -112,6 +112,11 @@ class ZygoteError(RuntimeError):
     """The zygote could not be started or stopped answering."""
 
 
+class SandboxFailed(ZygoteError):
+    """A sandbox could not be built or its worker confined: the grader's failure, never the
+    student's. Its message names the cause ("the sandbox could not start: ...")."""
+
+
 class Refused(ZygoteError):
     """The zygote would not fork a sandbox (a resident one without namespaces): it says why."""
 
@@ -157,12 +162,12 @@ class Zygote:
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
         (inside.py, ``child``); ``first`` names the files the sandbox takes before
-        any other (files.py); the cgroup folder (or None) is where its memory is counted."""
+        any other (files.py); the cgroup folder (or None) is where its memory is counted.
+        The zygote hears only the limits: the folder goes to the sandbox alone, on its socket."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
-                reply = self._ask({"op": "spawn", "folder": str(folder), "first": list(first),
-                                   "sandbox": jail.config()}, (theirs.fileno(),))
+                reply = self._ask({"op": "spawn", "sandbox": asdict(jail.limits)}, (theirs.fileno(),))
             except BaseException:
                 ours.close()
                 raise
@@ -171,6 +176,10 @@ class Zygote:
             if not isinstance(reply, dict) or not isinstance(reply.get("pid"), int):
                 ours.close()
                 raise Refused(str(reply.get("refused") if isinstance(reply, dict) else reply)[:300])
+            try:
+                ours.send(json.dumps({"folder": str(folder), "first": list(first), "scratch": jail.scratch}).encode())
+            except OSError:
+                pass  # the sandbox ended already: its first fork says so
             return reply["pid"], ours, reply.get("cgroup")
 
     def close(self, seconds=6.0):
