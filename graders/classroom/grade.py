@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from .. import registry
-from ..grading.batch import FOLDERS, BatchError, Options, discover, exercises_of
+from ..grading.batch import FOLDERS, BatchError, NoSandbox, Options, discover, exercises_of
 from ..grading.batch import run as run_batch
 from ..grading.outfiles import student_id
 from . import nbsubmit
@@ -70,6 +71,10 @@ def register(subparsers) -> None:
                      help="grade again students whose results are up to date (a student is graded again "
                           "anyway when their files, the graders, the solutions or the settings changed)")
     grd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    grd.add_argument("--allow-unisolated", action="store_true",
+                     help="grade even where the sandbox cannot isolate students from each other and from the "
+                          "solutions (no namespaces and no Landlock: an old kernel); every results.json and the "
+                          "summary say so")
     grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
                      help="also write the scores into this nbgrader course (its gradebook and "
                           "autograded/ notebooks), so formgrader, generate_feedback and export work "
@@ -102,9 +107,12 @@ def _run(parser, args) -> int:
     opts = Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                    force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
-                   students=tuple(dict.fromkeys(args.student)))
+                   students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated)
     try:
         facts = run(opts)
+    except NoSandbox as exc:
+        print(f"attn-grade grade: {exc}", file=sys.stderr)
+        return 3
     except BatchError as exc:
         parser.error(str(exc))
     differences = []

@@ -16,7 +16,8 @@
 
 The instructor's verbs (grade, report, export, gradescope, release, course) come
 from graders/classroom/: each such module has ``register(subparsers)``; a
-student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error.
+student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error, 3 when
+no sandbox could be started (nothing was graded).
 
 May import: cli/, classroom/, grading/, kit/, sandbox/ and the registry.
 """
@@ -170,3 +171,10 @@ def run() -> None:
             raise
         print(message, file=sys.stderr)
         sys.exit(2)
+    except Exception as exc:  # noqa: BLE001 - the sandbox could not start: the grader's failure, never marks lost
+        from ..sandbox.zygote import SandboxFailed
+
+        if not isinstance(exc, SandboxFailed):
+            raise
+        print(f"attn-grade: {exc}\nnothing was graded; this is not a problem with your code", file=sys.stderr)
+        sys.exit(3)

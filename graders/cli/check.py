@@ -147,6 +147,10 @@ def _run(args, targets, mine, lane, kept) -> int:
         print(json.dumps(to_gradescope(results), indent=2))
     else:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
+        if sessions and sessions[0].protections:
+            from ..sandbox.handle import in_words
+
+            print(fit(in_words(sessions[0].protections)))
         if kept:
             one = len(kept) == 1
             print(fit(f"{_count(len(kept), 'unchanged file')} {'was' if one else 'were'} not run again "

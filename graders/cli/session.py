@@ -30,6 +30,7 @@ class Session:
         self.zygote.start(sympy=sympy)
         self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
         self.workers, self.warming, self.kept = {}, {}, {}
+        self.protections = {}  # what the last sandbox that graded a file said of itself (confine.py)
 
     def prepare(self, folder: Path) -> None:
         """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
@@ -76,6 +77,7 @@ class Session:
                             worker=worker)
         if result.missing:
             explain_missing(result, target)
+        self.protections = worker.sandbox.get("protections") or self.protections
         kept.put(target.slug, result, worker.sandbox.get("missing", ["unknown"]))
         return result
 

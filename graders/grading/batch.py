@@ -54,10 +54,15 @@ class Options:
     student_budget: float = 240.0  # wall seconds for all of one student's files
     assignments: tuple = ()  # grade these assignments' exercises only (default: the layout's choice)
     students: tuple = ()  # grade these students only (ids or folder names; default: all)
+    allow_unisolated: bool = False  # grade even where the sandbox cannot isolate students (see preflight)
 
 
 class BatchError(ValueError):
     """The run cannot start as asked (an unknown student, OUT holding another selection)."""
+
+
+class NoSandbox(BatchError):
+    """No sandbox that can grade here (it cannot start, or cannot isolate students): not a usage error."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,7 @@ class Task:
     notes: dict  # slug -> notes for the feedback
     exercises: tuple  # the slugs to grade
     digest: str  # what the result depends on (digest.py)
+    isolation: dict = None  # the protections of the run's sandboxes, for results.json (preflight)
     mark: str = ""  # a file the job creates when it starts this task
 
 
@@ -157,7 +163,7 @@ def _results_text(task: Task, results) -> str:
     from .results import to_gradescope
 
     data = to_gradescope(results)
-    data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises)}
+    data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation}
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
@@ -182,10 +188,12 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     _check_selection(opts, exercises)
     for line in skipped:
         say(f"skipped {line}")
+    box = preflight(opts, say) if found else {}
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
-                "student_budget": opts.student_budget, "exercises": exercises}
+                "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated")}
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
-                  student_digest(f, settings, problems, notes)) for n, f, problems, notes in found]
+                  student_digest(f, settings, problems, notes), box.get("isolation"))
+             for n, f, problems, notes in found]
     todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
     if len(tasks) > len(todo):
         say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
@@ -207,6 +215,32 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
     say(summary(opts.out, book, facts, layout, exercises))
     return facts
+
+
+def preflight(opts: Options, say=print) -> dict:
+    """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
+    records}. A sandbox that cannot start, or one that cannot isolate students (unless
+    ``allow_unisolated``), stops the run before any result is written (BatchError)."""
+    from ..sandbox.handle import isolated, probe
+    from ..sandbox.zygote import Limits, SandboxFailed, shared
+
+    try:
+        report = probe(Limits(memory_mb=opts.memory_mb))
+    except SandboxFailed as exc:
+        raise NoSandbox(f"{exc}; nobody was graded") from None
+    finally:
+        shared().close()  # the job processes start zygotes of their own
+    flags = report.get("protections", {})
+    ok = isolated(flags)
+    if not ok and not opts.allow_unisolated:
+        raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.get("missing", [])) +
+                         ". Their code could read the solutions and each other's files. Grade where namespaces "
+                         "or Landlock are available (see the README, 'Isolation of student code'), or pass "
+                         "--allow-unisolated to grade anyway (every results.json will say so)")
+    if not ok:
+        say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.get("missing", [])))
+    return {"isolated": ok, "isolation": {"protections": flags, "isolated": ok,
+                                          "allowed_unisolated": bool(opts.allow_unisolated and not ok)}}
 
 
 def exercises_of(opts: Options, layout: Layout) -> tuple:
@@ -306,6 +340,8 @@ def summary(out: Path, students, facts, layout: Layout = FOLDERS, exercises=None
     import csv
     import io
 
+    from ..sandbox.handle import isolated
+
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     lines = [f"Graded {len(students)} student(s); results in {out}/students/<student>/results.json, "
              f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout.description}"]
@@ -332,6 +368,9 @@ def summary(out: Path, students, facts, layout: Layout = FOLDERS, exercises=None
         lines.append("Isolation: " + "; ".join(boxes[0].get("measures", [])))
         for m in boxes[0].get("missing", []):
             lines.append("Not isolated: " + m)
+        if not all(isolated(b.get("protections")) for b in boxes):
+            lines.append("Students were NOT isolated from each other or from the solutions "
+                         "(--allow-unisolated); every results.json says so")
     if facts:
         secs = sorted(f["seconds"] for f in facts.values())
         lines.append(f"Time per student: median {statistics.median(secs):.2f} s")

@@ -21,6 +21,7 @@ from ..kit.text import call_text
 from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
+from ..sandbox.zygote import SandboxFailed
 from .budget import Budget, Budgeted
 from .plancache import PassStore, PlanStore, VerdictStore, cache_folder, hidden_from, usable
 from .plans import Plans, run_check
@@ -200,6 +201,8 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
                            "hidden" if s.hidden else "public")
     except StudentError as exc:
         return _zero(slug, fn, str(exc))
+    except SandboxFailed:  # no sandbox: nothing can be graded here, by anyone; never the student's zero
+        raise
     except Exception as exc:  # noqa: BLE001 - a bug in a grader must not sink the whole run
         return _zero(slug, fn, f"the grader itself failed on this check ({type(exc).__name__}: {exc}); "
                                f"this is not your fault, please report it", outcome="error")

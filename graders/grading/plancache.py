@@ -219,11 +219,18 @@ def write_atomic(folder: Path, name: str, text: str) -> bool:
 
 def hidden_from(sub, folder: Path | None) -> bool:
     """Whether the student code behind ``sub`` (a Submission) cannot reach ``folder``: its
-    sandbox has a private root (namespaces) and ``folder`` is not inside the student's own."""
-    missing = sub.outcome.missing if getattr(sub, "outcome", None) is not None else ["unknown"]
-    return confined(missing) and usable(folder, [sub.path.parent]) is not None
+    sandbox confines the files it can open (a private root, or Landlock), as it says in its
+    protections, and ``folder`` is not inside the student's own."""
+    outcome = getattr(sub, "outcome", None)
+    return files_confined(getattr(outcome, "protections", None)) and usable(folder, [sub.path.parent]) is not None
+
+
+def files_confined(protections) -> bool:
+    """Whether a sandbox that reports ``protections`` (confine.py's flags) could open no file
+    but the system's, Python's and its own."""
+    return isinstance(protections, dict) and protections.get("files") is True
 
 
 def confined(missing) -> bool:
-    """Whether a sandbox that lacks ``missing`` (what it says of itself) had a private root."""
+    """Whether a sandbox that lacks ``missing`` (what it says of itself, in words) had a private root."""
     return not any(str(m).startswith(("no namespaces", "unknown")) for m in missing)
