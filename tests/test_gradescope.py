@@ -88,6 +88,11 @@ def _autograde(archive: Path, tmp: Path, files: dict) -> dict:
     return data
 
 
+def _total(data: dict) -> float:
+    """The score Gradescope gives: the sum of the tests' (results.json has no top-level score)."""
+    return round(sum(t["score"] for t in data["tests"]), 6)
+
+
 def test_the_archive_holds_what_gradescope_needs_at_its_root(archive):
     with zipfile.ZipFile(archive) as z:
         names = set(z.namelist())
@@ -102,7 +107,7 @@ def test_a_right_submission_gets_every_point(archive, tmp_path):
     files = {f"{s}.py": (ROOT / "solutions" / f"{s}.py").read_text() for s in PART3}
     data = _autograde(archive, tmp_path, files)
     points = sum(registry.get(s).points for s in PART3)
-    assert data["score"] == points == sum(t["max_score"] for t in data["tests"])
+    assert _total(data) == points == sum(t["max_score"] for t in data["tests"])
     assert {t["tags"][0] for t in data["tests"]} == set(PART3)
     assert {t["visibility"] for t in data["tests"]} == {"visible", "after_published"}
 
@@ -118,7 +123,7 @@ def test_a_wrong_submission_loses_points_with_feedback(archive, tmp_path):
 
 def test_a_broken_submission_scores_zero_with_the_reasons(archive, tmp_path):
     data = _autograde(archive, tmp_path, {"softmax.py": "def softmax(z, axis=-1:\n", "notes.txt": "hi"})
-    assert data["score"] == 0
+    assert _total(data) == 0
     by = {t["tags"][0]: t["output"] for t in data["tests"]}
     assert "syntax error" in by["softmax"]
     assert "neither attention.py nor attention.ipynb was found" in by["attention"]
@@ -128,7 +133,7 @@ def test_notebooks_are_graded_by_their_answer_cells(archive, tmp_path):
     source = ROOT / "course" / "source" / "part3_attention"
     files = {f"sub/{s}.ipynb": (source / f"{s}.ipynb").read_text() for s in PART3}  # folders, as from GitHub
     data = _autograde(archive, tmp_path, files)
-    assert data["score"] == sum(registry.get(s).points for s in PART3)
+    assert _total(data) == sum(registry.get(s).points for s in PART3)
 
 
 def test_hidden_visibility_is_the_instructors_choice(tmp_path):
@@ -138,6 +143,40 @@ def test_hidden_visibility_is_the_instructors_choice(tmp_path):
     assert {t["visibility"] for t in data["tests"]} == {"visible", "hidden"}
     with pytest.raises(SystemExit):
         main(["gradescope", str(tmp_path / "b.zip"), "--exercises", "sofmax"])
+
+
+# ------------------------------------------------------------------ what a student sees, and can read
+# A softmax a little too sharp: every public check passes (8/8), the hidden comparison with the
+# reference fails (0/2).
+SHARP = """import numpy as np
+
+
+def softmax(z, axis=-1):
+    z = np.asarray(z, dtype=np.float64) * 1.01
+    e = np.exp(z - np.max(z, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def softmax_only(tmp_path_factory):
+    target = tmp_path_factory.mktemp("gs1") / "softmax.zip"
+    assert main(["gradescope", str(target), "--exercises", "softmax"]) == 0  # hidden: after_published
+    return target
+
+
+def test_what_students_see_now_says_nothing_of_the_hidden_checks(softmax_only, tmp_path):
+    data = _autograde(softmax_only, tmp_path, {"softmax.py": SHARP})
+    hidden = [t for t in data["tests"] if t["visibility"] != "visible"]
+    assert hidden and {t["visibility"] for t in hidden} == {"after_published"}
+    assert [t["score"] for t in hidden] == [0] and _total(data) == 8  # the grade
+    for t in hidden:
+        name = t["name"].split(": ", 1)[1]
+        assert name not in data["output"], f"the top-level output, always visible, names a hidden check: {name}"
+    assert "/10" not in data["output"], f"the top-level output counts the hidden points: {data['output']!r}"
+    # Gradescope hides the total while tests are hidden, if it sums them itself ("Autograder
+    # Specifications", Controlling Test Case Visibility); a top-level score would override that sum.
+    assert "score" not in data, f"a top-level score ({data.get('score')}) counts the hidden checks"
 
 
 # ------------------------------------------------------------------ LMS exports
