@@ -179,6 +179,17 @@ def test_what_students_see_now_says_nothing_of_the_hidden_checks(softmax_only, t
     assert "score" not in data, f"a top-level score ({data.get('score')}) counts the hidden checks"
 
 
+def test_the_archive_holds_only_the_chosen_solutions_and_hidden_checks_closed(softmax_only):
+    with zipfile.ZipFile(softmax_only) as z:
+        modes = {i.filename: i.external_attr >> 16 for i in z.infolist()}
+    secret = sorted(n for n in modes if n.startswith(("attn/solutions/", "attn/graders/hidden/")))
+    assert secret == ["attn/graders/hidden/", "attn/graders/hidden/__init__.py", "attn/graders/hidden/softmax.py",
+                      "attn/solutions/", "attn/solutions/softmax.py"], f"the archive holds {secret}"
+    opened = {n: oct(modes[n] & 0o777) for n in secret if modes[n] & 0o077}
+    assert not opened, f"readable by others once unzipped: {opened}"
+    assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111, "Gradescope runs these"
+
+
 # ------------------------------------------------------------------ LMS exports
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):

@@ -6,7 +6,8 @@ The archive holds, at its root (Gradescope unpacks it into /autograder/source):
     run_autograder    run for every submission: ``python -m graders.classroom.gradescope run``
     autograder.json   the exercises graded, the hidden checks' visibility, the time limits
     requirements.txt  this project's runtime dependencies, pins included
-    attn/             this project's graders/ (hidden checks included) and solutions/
+    attn/             this project's graders/, and the chosen exercises' hidden checks and
+                      solutions (solutions/<slug>.py and .md), those owner-only (0600, folders 0700)
 
 ``run`` grades /autograder/submission (``<slug>.py`` files, or the assignment's
 notebooks, whose answer cells are taken as for nbgrader, never run) with the
@@ -49,6 +50,12 @@ cd "$root/source/attn" && exec "$python" -m graders.classroom.gradescope run --r
 
 
 # ------------------------------------------------------------------ building the archive
+# The grader's own files: the graded exercises' reference solutions and hidden checks. Only the
+# chosen exercises' are shipped, owner-only (unzip keeps these modes; ``run`` sets them again).
+SECRET = ("solutions", "graders/hidden")
+OWNER_FILE, OWNER_FOLDER = 0o600, 0o700
+
+
 def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0) -> Path:
     from .release import _dependencies
 
@@ -60,18 +67,33 @@ def build(target: Path, exercises, hidden_visibility: str = "after_published", t
         _add(z, "run_autograder", RUN, 0o755)
         _add(z, "autograder.json", json.dumps(config, indent=2) + "\n")
         _add(z, "requirements.txt", "".join(f"{d}\n" for d in _dependencies()))
-        for folder in ("graders", "solutions"):
-            for path in sorted((ROOT / folder).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                    _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
+        for path in sorted((ROOT / "graders").rglob("*")):
+            if _shipped(path) and not path.relative_to(ROOT).as_posix().startswith("graders/hidden/"):
+                _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
+        secret = [ROOT / "graders" / "hidden" / "__init__.py"]
+        for slug in exercises:
+            secret += [ROOT / "graders" / "hidden" / f"{slug}.py",
+                       *(ROOT / "solutions" / f"{slug}{ext}" for ext in (".py", ".md"))]
+        for folder in SECRET:
+            z.writestr(_info(f"attn/{folder}/", 0o040000 | OWNER_FOLDER), b"")
+        for path in sorted(p for p in secret if _shipped(p)):
+            _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes(), OWNER_FILE)
     return target
 
 
+def _shipped(path: Path) -> bool:
+    return path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+
+
 def _add(z: zipfile.ZipFile, name: str, data, mode: int = 0o644) -> None:
+    z.writestr(_info(name, 0o100000 | mode), data)
+
+
+def _info(name: str, mode: int) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # the same bytes on every build
-    info.external_attr = (0o100000 | mode) << 16
+    info.external_attr = mode << 16 | (0x10 if name.endswith("/") else 0)  # 0x10: MS-DOS's folder flag
     info.compress_type = zipfile.ZIP_DEFLATED
-    z.writestr(info, data)
+    return info
 
 
 # ------------------------------------------------------------------ grading one submission
