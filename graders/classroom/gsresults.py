@@ -1,0 +1,45 @@
+"""results.json for Gradescope: ``for_gradescope``.
+
+Gradescope shows a student the top-level ``output`` at once; each test when
+its ``visibility`` allows; and the total only while no test is hidden,
+provided Gradescope sums the tests itself, since a top-level ``score``
+"Overrides total of tests if specified" ("Autograder Specifications",
+https://gradescope-autograders.readthedocs.io/en/latest/specs/, Output format
+and Controlling Test Case Visibility: "If test cases are hidden, students
+will not be able to see their total score"). So results.json has no
+top-level score, and its output counts only the checks a student may see
+now.
+"""
+
+from __future__ import annotations
+
+# When students see the hidden checks (--hidden-visibility), in the words of the top-level output.
+SHOWN = {"hidden": "count toward your total; only your instructor sees them",
+         "after_due_date": "are shown, with your total, after the due date (the late due date, if there is one)",
+         "after_published": "are shown, with your total, when your instructor publishes the grades"}
+
+
+def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | None = None) -> dict:
+    """results.json for ``results``: a test per check, hidden checks with ``hidden_visibility``,
+    no top-level score, and an output that tells nothing of the hidden checks but when they show."""
+    tests = []
+    for i, r in enumerate(results, 1):
+        for k, c in enumerate(r.checks, 1):
+            tests.append({
+                "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
+                "max_score": c.max_points, "status": "passed" if c.passed else "failed",
+                "output": c.message if c.outcome != "undecided" else f"Undecided: {c.message}",
+                "visibility": "visible" if c.visibility == "public" else hidden_visibility,
+                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome}})
+    everything = hidden_visibility == "visible"
+    lines = []
+    for r in results:
+        seen = [c for c in r.checks if everything or c.visibility == "public"]
+        lines.append(f"{r.exercise}: {sum(c.points for c in seen):g}/{sum(c.max_points for c in seen):g}"
+                     + ("" if everything else " on the checks shown now") + (f" ({r.problem})" if r.problem else ""))
+    if not everything:
+        lines.append(f"Further checks, which compare with the reference solution, {SHOWN[hidden_visibility]}.")
+    return {"execution_time": round(seconds, 3), "output": "\n".join(lines), "stdout_visibility": "hidden",
+            "tests": tests, "extra_data": {"isolation": (box or {}).get("measures", []),
+                                           "not_isolated": (box or {}).get("missing", [])}}
+
