@@ -1,6 +1,6 @@
 """`attn-grade gradescope OUT.zip`: the archive's run_autograder, run in Gradescope's folder layout
 (made in a temporary folder) on a right, a wrong and a broken submission, its results.json checked
-against Gradescope's documented format; and `attn-grade export` against files written by hand."""
+against Gradescope's documented format. (`attn-grade export`: test_export.py.)"""
 
 from __future__ import annotations
 
@@ -188,33 +188,3 @@ def test_the_archive_holds_only_the_chosen_solutions_and_hidden_checks_closed(so
     opened = {n: oct(modes[n] & 0o777) for n in secret if modes[n] & 0o077}
     assert not opened, f"readable by others once unzipped: {opened}"
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111, "Gradescope runs these"
-
-
-# ------------------------------------------------------------------ LMS exports
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    root = tmp_path_factory.mktemp("export")
-    subs = root / "class"
-    (subs / "ann").mkdir(parents=True)
-    (subs / "=bob").mkdir()  # nothing handed in; a name a spreadsheet would run
-    for e in registry.EXERCISES:
-        shutil.copy(ROOT / "solutions" / f"{e.slug}.py", subs / "ann" / f"{e.slug}.py")
-    assert main(["grade", str(subs), "--out", str(root / "out"), "--no-progress"]) == 0
-    return root / "out"
-
-
-def test_canvas_export_is_canvas_gradebook_csv(graded):
-    assert main(["export", str(graded), "--format", "canvas", "--column", "part1_scores=Part 1 (1234)"]) == 0
-    assert (graded / "canvas.csv").read_text() == (
-        "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (1234),part2_saturation,part3_attention\n"
-        "Points Possible,,,,,14,16,36\n"
-        "'=bob,,,'=bob,,0,0,0\n"
-        "ann,,,ann,,14,16,36\n")
-
-
-def test_plain_export_has_a_row_per_student_and_assignment(graded):
-    assert main(["export", str(graded), "--format", "csv", "--to", str(graded / "plain.csv")]) == 0
-    assert (graded / "plain.csv").read_text() == (
-        "student,assignment,score,max_score\n"
-        "'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,36\n"
-        "ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,36,36\n")
