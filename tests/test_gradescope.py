@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -68,8 +69,9 @@ def archive(tmp_path_factory):
     return target
 
 
-def _autograde(archive: Path, tmp: Path, files: dict) -> dict:
-    """Gradescope's layout: source/ (the archive unpacked), submission/, results/; then run_autograder."""
+def _autograde(archive: Path, tmp: Path, files: dict, env=(), prefix=()) -> dict:
+    """Gradescope's layout: source/ (the archive unpacked), submission/, results/; then run_autograder
+    (``env``: more environment variables; ``prefix``: a command to run it with)."""
     root = tmp / "autograder"
     with zipfile.ZipFile(archive) as z:
         z.extractall(root / "source")
@@ -79,8 +81,8 @@ def _autograde(archive: Path, tmp: Path, files: dict) -> dict:
         path = root / "submission" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    env = {**os.environ, "ATTN_AUTOGRADER_ROOT": str(root), "ATTN_AUTOGRADER_PYTHON": sys.executable}
-    done = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=env, capture_output=True,
+    env = {**os.environ, "ATTN_AUTOGRADER_ROOT": str(root), "ATTN_AUTOGRADER_PYTHON": sys.executable, **dict(env)}
+    done = subprocess.run([*prefix, "bash", str(root / "run_autograder")], cwd=root, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     data = json.loads((root / "results" / "results.json").read_text())
@@ -188,3 +190,96 @@ def test_the_archive_holds_only_the_chosen_solutions_and_hidden_checks_closed(so
     opened = {n: oct(modes[n] & 0o777) for n in secret if modes[n] & 0o077}
     assert not opened, f"readable by others once unzipped: {opened}"
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111, "Gradescope runs these"
+
+
+# Gradescope runs run_autograder as root without CAP_SYS_ADMIN: no namespaces, so no private root
+# hides the grader's files from the student's code (which runs as the user nobody).
+AS_GRADESCOPE = ["setpriv", "--bounding-set", "-sys_admin"] if os.geteuid() == 0 and shutil.which("setpriv") else []
+STEAL = """import os
+
+
+def softmax(z, axis=-1):
+    texts = []
+    for rel in ("solutions/softmax.py", "graders/hidden/softmax.py"):
+        try:
+            texts.append(open(os.path.join({attn!r}, rel)).read())
+        except OSError as exc:
+            texts.append(type(exc).__name__)
+    raise ValueError(" | ".join(texts))
+"""
+
+
+@pytest.fixture
+def open_folder():
+    """A folder anyone may enter, as /autograder is (pytest's own are closed to other users)."""
+    folder = Path(tempfile.mkdtemp(prefix="attn-gs-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_run_closes_the_graders_own_files_before_grading(softmax_only, open_folder):
+    cache = open_folder / "cache"
+    for folder in ("plans", "verdicts"):  # left open by an earlier, careless run
+        (cache / folder).mkdir(parents=True)
+        (cache / folder / "old.json").write_text("{}")
+        (cache / folder).chmod(0o755)
+        (cache / folder / "old.json").chmod(0o644)
+    attn = open_folder / "autograder" / "source" / "attn"
+    data = _autograde(softmax_only, open_folder, {"softmax.py": STEAL.format(attn=str(attn))},
+                      env={"ATTN_GRADE_CACHE": str(cache)}, prefix=AS_GRADESCOPE)
+    assert "ValueError" in data["tests"][0]["output"], "the stealing code did not run"
+    for secret in ("Reference solution for the softmax exercise", "Hidden checks for softmax"):
+        assert secret not in json.dumps(data), f"the student's code read {secret!r} and showed it"
+    for top in (attn / "solutions", attn / "graders" / "hidden", cache / "plans", cache / "verdicts"):
+        for path in [top, *top.rglob("*")]:
+            mode = path.stat().st_mode & 0o777
+            assert mode & 0o077 == 0, f"{path} is {oct(mode)} after run_autograder: others can read it"
+
+
+def _layout(tmp: Path, exercises: list, files: dict) -> Path:
+    """Gradescope's layout, unpacked by hand for run() in this process (the project's own graders grade)."""
+    attn = tmp / "autograder" / "source" / "attn"
+    for slug in exercises:
+        for rel in (f"solutions/{slug}.py", f"graders/hidden/{slug}.py"):
+            (attn / rel).parent.mkdir(parents=True, exist_ok=True)
+            if (ROOT / rel).is_file():
+                shutil.copy(ROOT / rel, attn / rel)
+    (attn.parent / "autograder.json").write_text(json.dumps({"exercises": exercises}))
+    (attn.parent.parent / "submission").mkdir()
+    for name, text in files.items():
+        (attn.parent.parent / "submission" / name).write_text(text)
+    return attn.parent.parent
+
+
+def test_what_cannot_be_closed_is_told_the_instructor_and_grading_goes_on(tmp_path, monkeypatch):
+    from graders.classroom import gradescope, owner_only
+
+    root = _layout(tmp_path, ["softmax"], {"softmax.py": SHARP})
+    solutions, chmod = root / "source" / "attn" / "solutions", os.chmod
+
+    def refused(path, mode, **kw):
+        if Path(path) == solutions:
+            raise PermissionError(1, "Operation not permitted", str(path))
+        return chmod(path, mode, **kw)
+
+    monkeypatch.setattr(owner_only.os, "chmod", refused)
+    assert gradescope.run(root) == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    assert _total(data) == 8, "grading stopped when a folder could not be closed"
+    assert data["extra_data"]["not_closed"] == [f"could not make {solutions} owner-only: Operation not permitted"]
+    assert str(solutions) not in data["output"], "the student is told which of the grader's files are open"
+    assert (root / "source" / "attn" / "graders" / "hidden").stat().st_mode & 0o077 == 0
+
+
+def test_a_grader_that_fails_still_says_what_protected_it(tmp_path):
+    from graders.classroom import gradescope
+
+    root = _layout(tmp_path, ["no_such_exercise"], {})
+    assert gradescope.run(root) == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert "autograder failed" in data["output"] and data["score"] == 0
+    extra = data["extra_data"]
+    assert {"isolation", "not_isolated", "not_closed"} <= set(extra), f"results.json's extra_data: {extra}"
+    assert extra["not_isolated"], "a grader that failed claims its sandbox lacked nothing"

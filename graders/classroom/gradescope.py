@@ -125,8 +125,9 @@ def stage(submission: Path, exercises, work: Path) -> dict:
     return problems
 
 
-def grade(submission: Path, config: dict) -> dict:
-    """The results.json (Gradescope's format) for one submission."""
+def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
+    """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
+    sandbox said of itself, as soon as it said it (so a grader that fails can still tell)."""
     from ..grading.engine import grade_file, import_timeout, ungraded
     from ..sandbox.handle import Worker
     from ..sandbox.zygote import Jail
@@ -138,29 +139,54 @@ def grade(submission: Path, config: dict) -> dict:
         work.mkdir()
         problems = stage(submission, config["exercises"], work)
         with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
-            for slug in config["exercises"]:
-                if slug in problems:
-                    results.append(ungraded(slug, *problems[slug]))
-                else:
-                    results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
-            box = dict(worker.sandbox)
+            try:
+                for slug in config["exercises"]:
+                    if slug in problems:
+                        results.append(ungraded(slug, *problems[slug]))
+                    else:
+                        results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
+            finally:
+                box = dict(worker.sandbox)
+                if seen is not None:
+                    seen["box"] = box
     from .gsresults import for_gradescope
 
     return for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
 
 
 def run(root: Path) -> int:
-    """Gradescope's run_autograder: grade root/submission into root/results/results.json."""
-    config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
+    """Gradescope's run_autograder: grade root/submission into root/results/results.json.
+
+    First the grader's own files (root/source/attn's solutions and hidden checks, the plan
+    cache) are closed to the sandbox's uids (owner_only.py). What could not be closed goes
+    to the instructor, in extra_data and on stdout (Gradescope shows students neither), and
+    grading goes on. extra_data always says which protections were in force."""
+    from .gsresults import for_instructor
+    from .owner_only import close, grader_folders
+
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     try:
-        data = grade(root / "submission", config)
+        closed, not_closed = close(grader_folders(root / "source" / "attn"))
+    except Exception as exc:  # noqa: BLE001 - close itself never raises; finding the folders might
+        closed, not_closed = [], [f"the grader's files were not closed ({type(exc).__name__}: {exc})"]
+    seen = {}
+    try:
+        config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
+        data = grade(root / "submission", config, seen)
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
         data = {"score": 0.0, "output": f"The autograder failed ({type(exc).__name__}: {exc}); this is not your "
-                                        f"fault: tell your instructor.", "tests": []}
+                                        f"fault: tell your instructor.", "tests": [],
+                "extra_data": {"grader_failed": f"{type(exc).__name__}: {exc}"}}
+    extra = data.setdefault("extra_data", {})
+    if "isolation" not in extra:  # the grader failed: what its sandbox said, if it said anything
+        box = seen.get("box", {})
+        extra["isolation"] = box.get("measures", [])
+        extra["not_isolated"] = box.get("missing", ["unknown: the grader failed before its sandbox said"])
+    extra.update(closed_to_the_sandbox=closed, not_closed=not_closed)
     results.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(data.get("output", ""))
+    print(for_instructor(data))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""results.json for Gradescope: ``for_gradescope``.
+"""results.json for Gradescope, and what run_autograder prints: ``for_gradescope``, ``for_instructor``.
 
 Gradescope shows a student the top-level ``output`` at once; each test when
 its ``visibility`` allows; and the total only while no test is hidden,
@@ -8,7 +8,8 @@ https://gradescope-autograders.readthedocs.io/en/latest/specs/, Output format
 and Controlling Test Case Visibility: "If test cases are hidden, students
 will not be able to see their total score"). So results.json has no
 top-level score, and its output counts only the checks a student may see
-now.
+now. run_autograder's stdout is shown to instructors only
+(``stdout_visibility`` hidden): it gets the rest.
 """
 
 from __future__ import annotations
@@ -43,3 +44,17 @@ def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | 
             "tests": tests, "extra_data": {"isolation": (box or {}).get("measures", []),
                                            "not_isolated": (box or {}).get("missing", [])}}
 
+
+def for_instructor(data: dict) -> str:
+    """What run_autograder's stdout adds (Gradescope shows it to instructors only): the points
+    with the hidden checks, which protections held, and what could not be closed."""
+    got = {}
+    for t in data.get("tests", []):
+        slug = t["tags"][0]
+        got[slug] = [a + b for a, b in zip(got.get(slug, (0, 0)), (t["score"], t["max_score"]))]
+    extra = data["extra_data"]
+    lines = ["For the instructor:", *(f"  {slug}: {a:g}/{b:g}, hidden checks included" for slug, (a, b) in got.items()),
+             f"  isolated by: {'; '.join(extra['isolation']) or 'nothing'}",
+             f"  not isolated: {'; '.join(extra['not_isolated']) or 'nothing missing'}"]
+    lines += [f"  NOT CLOSED to the sandbox: {p}" for p in extra["not_closed"]]
+    return "\n".join(lines)
