@@ -16,50 +16,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from gradescope_format import SCHEMA
 from graders import registry
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PART3 = [e.slug for e in registry.of_assignment("part3_attention")]
-
-# Gradescope's results.json, as its autograder specification documents it
-# (gradescope-autograders.readthedocs.io, "Autograder Specifications", "Output format").
-VISIBILITY = {"enum": ["hidden", "after_due_date", "after_published", "visible"]}
-FORMAT = {"enum": ["text", "html", "simple_format", "md", "ansi"]}
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "score": {"type": "number"},
-        "execution_time": {"type": "number"},
-        "output": {"type": "string"},
-        "output_format": FORMAT,
-        "test_output_format": FORMAT,
-        "test_name_format": FORMAT,
-        "visibility": VISIBILITY,
-        "stdout_visibility": VISIBILITY,
-        "extra_data": {"type": "object"},
-        "tests": {"type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "score": {"type": "number"},
-                "max_score": {"type": "number"},
-                "status": {"enum": ["passed", "failed"]},
-                "name": {"type": "string"},
-                "name_format": FORMAT,
-                "number": {"type": "string"},
-                "output": {"type": "string"},
-                "output_format": FORMAT,
-                "tags": {"type": "array", "items": {"type": "string"}},
-                "visibility": VISIBILITY,
-                "extra_data": {"type": "object"},
-            },
-            "additionalProperties": False,
-        }},
-        "leaderboard": {"type": "array"},
-    },
-    "additionalProperties": False,
-    "anyOf": [{"required": ["score"]}, {"required": ["tests"]}],
-}
 
 
 @pytest.fixture(scope="module")
