@@ -11,6 +11,8 @@
     classreport.py  attn-grade report: all of that as one self-contained HTML file with plots
     export.py       attn-grade export: grades per assignment for an LMS (Canvas's CSV, or plain)
     gradescope.py   attn-grade gradescope: a Gradescope autograder archive, and what runs in it
+    gsresults.py    its results.json: what a student sees, and when
+    owner_only.py   what run_autograder does first: the solutions, hidden checks and plans made owner-only
     public.py       what students get of the package (copy_public)
     release.py      attn-grade release: the student bundle
     needles.py      what the leak scan searches for: solutions, exact answers, hidden checks

@@ -6,7 +6,8 @@ The archive holds, at its root (Gradescope unpacks it into /autograder/source):
     run_autograder    run for every submission: ``python -m graders.classroom.gradescope run``
     autograder.json   the exercises graded, the hidden checks' visibility, the time limits
     requirements.txt  this project's runtime dependencies, pins included
-    attn/             this project's graders/ (hidden checks included) and solutions/
+    attn/             this project's graders/, and the chosen exercises' hidden checks and
+                      solutions (solutions/<slug>.py and .md), those owner-only (0600, folders 0700)
 
 ``run`` grades /autograder/submission (``<slug>.py`` files, or the assignment's
 notebooks, whose answer cells are taken as for nbgrader, never run) with the
@@ -49,6 +50,12 @@ cd "$root/source/attn" && exec "$python" -m graders.classroom.gradescope run --r
 
 
 # ------------------------------------------------------------------ building the archive
+# The grader's own files: the graded exercises' reference solutions and hidden checks. Only the
+# chosen exercises' are shipped, owner-only (unzip keeps these modes; ``run`` sets them again).
+SECRET = ("solutions", "graders/hidden")
+OWNER_FILE, OWNER_FOLDER = 0o600, 0o700
+
+
 def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0) -> Path:
     from .release import _dependencies
 
@@ -60,18 +67,33 @@ def build(target: Path, exercises, hidden_visibility: str = "after_published", t
         _add(z, "run_autograder", RUN, 0o755)
         _add(z, "autograder.json", json.dumps(config, indent=2) + "\n")
         _add(z, "requirements.txt", "".join(f"{d}\n" for d in _dependencies()))
-        for folder in ("graders", "solutions"):
-            for path in sorted((ROOT / folder).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                    _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
+        for path in sorted((ROOT / "graders").rglob("*")):
+            if _shipped(path) and not path.relative_to(ROOT).as_posix().startswith("graders/hidden/"):
+                _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
+        secret = [ROOT / "graders" / "hidden" / "__init__.py"]
+        for slug in exercises:
+            secret += [ROOT / "graders" / "hidden" / f"{slug}.py",
+                       *(ROOT / "solutions" / f"{slug}{ext}" for ext in (".py", ".md"))]
+        for folder in SECRET:
+            z.writestr(_info(f"attn/{folder}/", 0o040000 | OWNER_FOLDER), b"")
+        for path in sorted(p for p in secret if _shipped(p)):
+            _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes(), OWNER_FILE)
     return target
 
 
+def _shipped(path: Path) -> bool:
+    return path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+
+
 def _add(z: zipfile.ZipFile, name: str, data, mode: int = 0o644) -> None:
+    z.writestr(_info(name, 0o100000 | mode), data)
+
+
+def _info(name: str, mode: int) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # the same bytes on every build
-    info.external_attr = (0o100000 | mode) << 16
+    info.external_attr = mode << 16 | (0x10 if name.endswith("/") else 0)  # 0x10: MS-DOS's folder flag
     info.compress_type = zipfile.ZIP_DEFLATED
-    z.writestr(info, data)
+    return info
 
 
 # ------------------------------------------------------------------ grading one submission
@@ -103,8 +125,9 @@ def stage(submission: Path, exercises, work: Path) -> dict:
     return problems
 
 
-def grade(submission: Path, config: dict) -> dict:
-    """The results.json (Gradescope's format) for one submission."""
+def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
+    """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
+    sandbox said of itself, as soon as it said it (so a grader that fails can still tell)."""
     from ..grading.engine import grade_file, import_timeout, ungraded
     from ..sandbox.handle import Worker
     from ..sandbox.zygote import Jail
@@ -116,46 +139,54 @@ def grade(submission: Path, config: dict) -> dict:
         work.mkdir()
         problems = stage(submission, config["exercises"], work)
         with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
-            for slug in config["exercises"]:
-                if slug in problems:
-                    results.append(ungraded(slug, *problems[slug]))
-                else:
-                    results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
-            box = dict(worker.sandbox)
+            try:
+                for slug in config["exercises"]:
+                    if slug in problems:
+                        results.append(ungraded(slug, *problems[slug]))
+                    else:
+                        results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
+            finally:
+                box = dict(worker.sandbox)
+                if seen is not None:
+                    seen["box"] = box
+    from .gsresults import for_gradescope
+
     return for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
 
 
-def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | None = None) -> dict:
-    tests = []
-    for i, r in enumerate(results, 1):
-        for k, c in enumerate(r.checks, 1):
-            tests.append({
-                "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
-                "max_score": c.max_points, "status": "passed" if c.passed else "failed",
-                "output": c.message if c.outcome != "undecided" else f"Undecided: {c.message}",
-                "visibility": "visible" if c.visibility == "public" else hidden_visibility,
-                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome}})
-    lines = [f"{r.exercise}: {r.points:g}/{r.max_points:g}" + (f" ({r.problem})" if r.problem else "")
-             for r in results]
-    if hidden_visibility != "visible":
-        lines.append(f"Hidden checks, which compare with the reference solution, are shown {hidden_visibility}.")
-    return {"score": round(sum(r.points for r in results), 6), "execution_time": round(seconds, 3),
-            "output": "\n".join(lines), "stdout_visibility": "hidden", "tests": tests,
-            "extra_data": {"isolation": (box or {}).get("measures", []), "not_isolated": (box or {}).get("missing", [])}}
-
-
 def run(root: Path) -> int:
-    """Gradescope's run_autograder: grade root/submission into root/results/results.json."""
-    config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
+    """Gradescope's run_autograder: grade root/submission into root/results/results.json.
+
+    First the grader's own files (root/source/attn's solutions and hidden checks, the plan
+    cache) are closed to the sandbox's uids (owner_only.py). What could not be closed goes
+    to the instructor, in extra_data and on stdout (Gradescope shows students neither), and
+    grading goes on. extra_data always says which protections were in force."""
+    from .gsresults import for_instructor
+    from .owner_only import close, grader_folders
+
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     try:
-        data = grade(root / "submission", config)
+        closed, not_closed = close(grader_folders(root / "source" / "attn"))
+    except Exception as exc:  # noqa: BLE001 - close itself never raises; finding the folders might
+        closed, not_closed = [], [f"the grader's files were not closed ({type(exc).__name__}: {exc})"]
+    seen = {}
+    try:
+        config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
+        data = grade(root / "submission", config, seen)
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
         data = {"score": 0.0, "output": f"The autograder failed ({type(exc).__name__}: {exc}); this is not your "
-                                        f"fault: tell your instructor.", "tests": []}
+                                        f"fault: tell your instructor.", "tests": [],
+                "extra_data": {"grader_failed": f"{type(exc).__name__}: {exc}"}}
+    extra = data.setdefault("extra_data", {})
+    if "isolation" not in extra:  # the grader failed: what its sandbox said, if it said anything
+        box = seen.get("box", {})
+        extra["isolation"] = box.get("measures", [])
+        extra["not_isolated"] = box.get("missing", ["unknown: the grader failed before its sandbox said"])
+    extra.update(closed_to_the_sandbox=closed, not_closed=not_closed)
     results.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(data.get("output", ""))
+    print(for_instructor(data))
     return 0
 
 

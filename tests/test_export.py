@@ -1,0 +1,43 @@
+"""`attn-grade export`: a graded class's points per assignment for an LMS (Canvas's gradebook CSV,
+or one row per student and assignment), checked against files written by hand."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graders import registry
+from graders.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("export")
+    subs = root / "class"
+    (subs / "ann").mkdir(parents=True)
+    (subs / "=bob").mkdir()  # nothing handed in; a name a spreadsheet would run
+    for e in registry.EXERCISES:
+        shutil.copy(ROOT / "solutions" / f"{e.slug}.py", subs / "ann" / f"{e.slug}.py")
+    assert main(["grade", str(subs), "--out", str(root / "out"), "--no-progress"]) == 0
+    return root / "out"
+
+
+def test_canvas_export_is_canvas_gradebook_csv(graded):
+    assert main(["export", str(graded), "--format", "canvas", "--column", "part1_scores=Part 1 (1234)"]) == 0
+    assert (graded / "canvas.csv").read_text() == (
+        "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (1234),part2_saturation,part3_attention\n"
+        "Points Possible,,,,,14,16,36\n"
+        "'=bob,,,'=bob,,0,0,0\n"
+        "ann,,,ann,,14,16,36\n")
+
+
+def test_plain_export_has_a_row_per_student_and_assignment(graded):
+    assert main(["export", str(graded), "--format", "csv", "--to", str(graded / "plain.csv")]) == 0
+    assert (graded / "plain.csv").read_text() == (
+        "student,assignment,score,max_score\n"
+        "'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,36\n"
+        "ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,36,36\n")
