@@ -147,3 +147,31 @@ def test_grade_isolates_a_thief_and_a_vandal_from_their_classmates(tmp_path, set
         assert not any(word in text for word in SECRET_WORDS)
         assert data["extra_data"]["isolation"]["protections"]["setting"] == setting["protections"]["setting"]
     assert "Isolation: " in done.stdout and "NOT isolated" not in done.stdout
+
+
+def test_a_class_is_not_graded_unisolated_unless_the_instructor_says_so(tmp_path, monkeypatch):
+    """Where neither namespaces nor Landlock exist (an old kernel), grade refuses, naming why;
+    with --allow-unisolated it grades, and results.json and the summary say so."""
+    from graders.grading import batch
+    from graders.sandbox import handle
+
+    real = handle.probe
+
+    def old_kernel(limits=None):
+        report = real(limits)
+        report["protections"] = dict(report["protections"], files=False, setting="limits only")
+        report["missing"] = [*report["missing"], "no Landlock (this kernel has none)"]
+        return report
+
+    monkeypatch.setattr(handle, "probe", old_kernel)
+    shutil.copytree(ROOT / "solutions", tmp_path / "subs" / "alice")
+    opts = batch.Options(tmp_path / "subs", tmp_path / "out", jobs=1, progress=False,
+                         assignments=("part1_scores",))
+    with pytest.raises(batch.NoSandbox, match="cannot isolate students here: .*no Landlock.*--allow-unisolated"):
+        batch.run(opts, say=lambda *_: None)
+    assert not (tmp_path / "out" / "students").exists()  # nothing written
+    said = []
+    batch.run(batch.Options(**{**opts.__dict__, "allow_unisolated": True}), say=said.append)
+    data = json.loads((tmp_path / "out" / "students" / "alice" / "results.json").read_text())
+    assert data["extra_data"]["isolation"]["allowed_unisolated"] is True
+    assert any(line.startswith("WARNING: grading without isolation") for line in said)

@@ -56,10 +56,12 @@ SECRET = ("solutions", "graders/hidden")
 OWNER_FILE, OWNER_FOLDER = 0o600, 0o700
 
 
-def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0) -> Path:
+def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0,
+          allow_unisolated: bool = False) -> Path:
     from .release import _dependencies
 
-    config = {"exercises": list(exercises), "hidden_visibility": hidden_visibility, "timeout": timeout}
+    config = {"exercises": list(exercises), "hidden_visibility": hidden_visibility, "timeout": timeout,
+              "allow_unisolated": allow_unisolated}
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
@@ -125,11 +127,15 @@ def stage(submission: Path, exercises, work: Path) -> dict:
     return problems
 
 
+class Unisolated(RuntimeError):
+    """The sandbox cannot isolate a submission here, and the archive was not built to allow that."""
+
+
 def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
     """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
     sandbox said of itself, as soon as it said it (so a grader that fails can still tell)."""
     from ..grading.engine import grade_file, import_timeout, ungraded
-    from ..sandbox.handle import Worker
+    from ..sandbox.handle import Worker, isolated
     from ..sandbox.zygote import Jail
 
     start, timeout = time.monotonic(), float(config.get("timeout", 10.0))
@@ -140,6 +146,10 @@ def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
         problems = stage(submission, config["exercises"], work)
         with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
             try:
+                worker.ensure()
+                if not isolated(worker.sandbox.get("protections")) and not config.get("allow_unisolated"):
+                    raise Unisolated("the sandbox here cannot keep a submission from the solutions: "
+                                     + "; ".join(worker.sandbox.get("missing", [])))
                 for slug in config["exercises"]:
                     if slug in problems:
                         results.append(ungraded(slug, *problems[slug]))
@@ -205,6 +215,9 @@ def register(subparsers) -> None:
     p.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
                    help="when students see the hidden checks (default: after_published)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per call (default: 10)")
+    p.add_argument("--allow-unisolated", action="store_true",
+                   help="grade even where the sandbox cannot keep submissions from the solutions (no namespaces "
+                        "and no Landlock: an old kernel); results.json's extra_data then says so")
     p.set_defaults(run=_run)
 
 
@@ -223,7 +236,7 @@ def _run(parser, args) -> int:
         parser.error(f"{args.zip}: the archive's name should end in .zip")
     if not (ROOT / "solutions").is_dir() or not (ROOT / "graders" / "hidden").is_dir():
         parser.error("the autograder needs the hidden checks and the solutions: run this in the instructor's checkout")
-    build(args.zip, slugs, args.hidden_visibility, args.timeout)
+    build(args.zip, slugs, args.hidden_visibility, args.timeout, args.allow_unisolated)
     print(f"wrote {args.zip}: an autograder for {', '.join(slugs)}; hidden checks {args.hidden_visibility}")
     return 0
 
