@@ -305,20 +305,20 @@ def isolated(protections) -> bool:
 
 
 SETTINGS = {  # what each setting of the sandbox (confine.py, become_student) keeps from your code
-    "namespaces": "namespaces (a private root; the user nobody)",
-    "user namespace": "user namespace (a private root; no capabilities)",
-    "own user": "own user (a user of its own; Landlock: it reads only the system and its own files)",
-    "landlock": "landlock (it reads only the system and its own files; no namespaces here)",
-    "own user without Landlock": "own user without Landlock (it can read what any user can read)",
-    "limits only": "limits only: no namespaces, no Landlock; your code can read and change what you can",
+    "namespaces": "namespaces (private root, user nobody)",
+    "user namespace": "user namespace (private root, no capabilities)",
+    "own user": "own user (a uid of its own, Landlock)",
+    "landlock": "landlock (reads only Python and its own files)",
+    "own user without Landlock": "own user without Landlock (reads what any user can)",
+    "limits only": "limits only (not isolated: it reads what you can)",
 }
 
 
 def in_words(protections) -> str:
-    """One line for a report: which setting the sandbox had, and its seccomp filter and cgroup."""
+    """One line of at most 80 columns for a report: the sandbox's setting, seccomp, a cgroup."""
     setting = str(protections.get("setting", "unknown"))
     extra = [w for w, on in (("seccomp", protections.get("seccomp")), ("a cgroup", protections.get("cgroup"))) if on]
-    return f"sandbox: {SETTINGS.get(setting, setting)}" + (f"; {', '.join(extra)}" if extra else "")
+    return ", ".join([f"sandbox: {SETTINGS.get(setting, setting)}", *extra])
 
 
 def _exit_words(code, memory_mb=None):
