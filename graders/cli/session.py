@@ -13,6 +13,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+from ..sandbox.files import MAX_FILE_BYTES
 from .where import Target, missing_file_hint
 
 
@@ -103,8 +104,9 @@ def mentions_sympy(paths) -> bool:
     A file that imports it anyway still works: it imports SymPy itself."""
     for path in paths:
         try:
-            if b"sympy" in Path(path).read_bytes():
-                return True
+            with open(path, "rb") as f:
+                if b"sympy" in f.read(MAX_FILE_BYTES):  # the sandbox takes no larger file
+                    return True
         except OSError:
             continue
     return False

@@ -131,6 +131,8 @@ def grade_student(task: Task):
     student = Budget(opts.student_budget, "one student")
     results = []
     with Worker(task.folder, jail=jail, import_timeout=import_timeout(opts.timeout)) as worker:
+        for name in exercise_files(task.exercises):  # the sandbox takes what the digest was made of
+            worker.want(name)
         for ex in map(registry.get, task.exercises):
             if ex.slug in task.problems:
                 results.append(ungraded(ex.slug, *task.problems[ex.slug]))
@@ -185,7 +187,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises}
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
-                  student_digest(f, settings, problems, notes)) for n, f, problems, notes in found]
+                  student_digest(f, settings, problems, notes, exercise_files(exercises)))
+             for n, f, problems, notes in found]
     todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
     if len(tasks) > len(todo):
         say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
@@ -207,6 +210,11 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
     say(summary(opts.out, book, facts, layout, exercises))
     return facts
+
+
+def exercise_files(exercises) -> tuple:
+    """The files a student's sandbox takes before any other of the folder, in this order."""
+    return tuple(f"{slug}.py" for slug in exercises)
 
 
 def exercises_of(opts: Options, layout: Layout) -> tuple:
