@@ -64,6 +64,18 @@ def test_the_batch_never_reads_a_2gb_file_in_a_students_folder(tmp_path):
     assert "2 student(s) already graded" in said
 
 
+def test_check_never_reads_a_2gb_file_in_the_learners_folder(tmp_path):
+    work = tmp_path / "exercises"
+    work.mkdir()
+    shutil.copy(SOLUTION, work / "softmax.py")
+    sparse(work / "notes.py")
+    first, _ = measured("check", "--dir", work, "softmax")
+    assert first["code"] == 0 and first["peak_mb"] < PEAK_MB, first
+    again, said = measured("check", "--dir", work, "softmax")  # taken as the sandbox takes it: kept
+    assert again["code"] == 0 and again["peak_mb"] < PEAK_MB, again
+    assert "1 unchanged file was not run again" in said
+
+
 def test_a_file_over_the_limit_counts_by_the_note_that_names_it(tmp_path):
     from graders.grading.sources import folder_digest
 

@@ -45,9 +45,13 @@ class Session:
         from ..grading.engine import import_timeout
         from ..sandbox.handle import Worker
 
+        from .kept import FIRST
+
         key = Path(folder).resolve()
         if key not in self.workers:
             self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
+            for name in FIRST:  # the sandbox takes the folder as kept.py keys it
+                self.workers[key].want(name)
         return self.workers[key]
 
     def _kept(self, folder: Path):
