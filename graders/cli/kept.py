@@ -7,13 +7,14 @@ the user's cache (beside the plans: grading/plancache.py, where no sandbox can
 see it, and only from a sandbox with a private root), one file per folder,
 exercise and settings, with a digest of everything the grade depends on:
 
-* every file the graded run could read: the folder as its sandbox takes it
-  (sandbox/files.py, whose rules and limits are read here, not copied: the
-  exercise files first, then the folder's .py files, at most 64 of at most 1 MB
-  each, 16 MB in all; a file over a limit counts by the note that names it,
-  never by its bytes). Whatever name a file reaches another by (an import, a
-  string, a name computed from os.listdir), a change to any .py file of the
-  folder grades again; files the sandbox does not take (notes.txt, data) do not;
+* every file the graded run could read: the folder as its sandbox takes it,
+  read by the sandbox's own code (sandbox/files.py, through sources.py's
+  ``folder_digest``: the exercise files first, then the folder's .py files, at
+  most 64 of at most 1 MB each, 16 MB in all; a file over a limit counts by the
+  note that names it, never by its bytes). A file may reach another by any
+  name (an import, a string, a name computed from os.listdir), so a change to
+  any .py file of the folder grades every file again; what the sandbox does
+  not take (notes.txt, a symbolic link, a 2 GB .py file's contents) does not;
 * the graders, the machinery, the reference solutions and the library versions
   (grading/sources.py, ``code_digest``: what the batch grader keys its results by too);
 * the settings: the exercise, all checks or the public ones, the call timeout.
