@@ -9,11 +9,12 @@ Used by check (and its second lane) and watch.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import replace
 from pathlib import Path
 
-from ..sandbox.files import MAX_FILE_BYTES
+from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
 from .where import Target, missing_file_hint
 
 
@@ -106,7 +107,7 @@ class Session:
 def mentions_sympy(paths) -> bool:
     """Whether any of the files names SymPy: only then does the zygote preload it (0.3 s or more).
     A file that imports it anyway still works: it imports SymPy itself."""
-    for path in paths:
+    for path in itertools.islice(paths, MAX_FILES):  # as many as a sandbox takes
         try:
             with open(path, "rb") as f:
                 if b"sympy" in f.read(MAX_FILE_BYTES):  # the sandbox takes no larger file
