@@ -120,3 +120,10 @@ def test_a_notebook_larger_than_the_grading_reads_is_not_read_and_says_so(folder
     points = public_checks("softmax", _kernel(SOLUTION))
     out = capsys.readouterr().out
     assert points == 0.0 and "your notebook is larger than 16 MB" in out
+
+
+def test_an_answer_cell_nested_too_deeply_to_parse_is_a_message_not_a_traceback(folder, capsys):
+    _notebook(folder, "x" + "[0]" * 100_000 + "\n")
+    points = public_checks("softmax", _kernel())
+    out = capsys.readouterr().out
+    assert points == 0.0 and "your answer cell raised RecursionError" in out

@@ -98,7 +98,7 @@ def neutralised(source: str) -> str:
     try:
         ast.parse(source)
         return source
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested too deeply: run_cell says so
         pass
     lines = []
     for line in source.splitlines(keepends=True):
