@@ -111,3 +111,19 @@ def test_in_a_real_kernel_only_the_answer_cell_counts(folder):
     out = "".join(o.get("text", "") for o in nb.cells[2].outputs)
     assert "Public checks of softmax: 0/8 points" in out
     assert "softmax in your kernel is not the softmax of your answer cell" in out
+
+
+def test_a_notebook_larger_than_the_grading_reads_is_not_read_and_says_so(folder, capsys):
+    path = _notebook(folder, SOLUTION)
+    with open(path, "r+b") as f:
+        f.truncate(17 << 20)  # sparse: past the 16 MB that the real grading reads (classroom/nbsubmit.py)
+    points = public_checks("softmax", _kernel(SOLUTION))
+    out = capsys.readouterr().out
+    assert points == 0.0 and "your notebook is larger than 16 MB" in out
+
+
+def test_an_answer_cell_nested_too_deeply_to_parse_is_a_message_not_a_traceback(folder, capsys):
+    _notebook(folder, "x" + "[0]" * 100_000 + "\n")
+    points = public_checks("softmax", _kernel())
+    out = capsys.readouterr().out
+    assert points == 0.0 and "your answer cell raised RecursionError" in out

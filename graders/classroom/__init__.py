@@ -7,6 +7,7 @@
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     course.py       attn-grade course build: the nbgrader course, generated from one source
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
+    codescan.py     what integrity.py reads in a student's code, never running it, within bounds
     analysis.py     how a class did: item analysis, known mistakes, errors by cause
     classreport.py  attn-grade report: all of that as one self-contained HTML file with plots
     export.py       attn-grade export: grades per assignment for an LMS (Canvas's CSV, or plain)

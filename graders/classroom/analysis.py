@@ -68,7 +68,7 @@ class Item:
 class Class:
     students: list
     exercises: list  # the registry's Exercise of each gradebook column, in order
-    flags: list  # OUT/integrity.json, if any
+    flags: list | None  # OUT/integrity.json; None when there is none (no scan finished in OUT)
 
     @property
     def max_total(self) -> float:
@@ -89,7 +89,7 @@ def load(out: Path) -> Class:
         students.append(Student(name, {e.slug: float(v) for e, v in zip(exercises, row[1:-1])}, float(row[-1]),
                                 data["tests"]))
     flags_file = out / "integrity.json"
-    flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else []
+    flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
     return Class(students, exercises, flags)
 
 

@@ -120,7 +120,9 @@ def render(klass: analysis.Class) -> str:
         for cause, v in errs.items()) if errs else "<p>None.</p>"))
     parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
                  + "".join(f"<li>{e(f['student'])} {e(f['where'])}: <b>{e(f['kind'])}</b>: {e(f['detail'])}</li>"
-                           for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>"))
+                           for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>" if klass.flags == []
+                 else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
+                      "here; run attn-grade grade again to scan the submissions.</p>"))
     parts.append(_students(klass))
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"

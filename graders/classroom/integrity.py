@@ -15,30 +15,40 @@ handed in (never running it) and flags:
 * ``identical answers``: answers that are the same for several students once
   whitespace and comments are removed (untouched stubs are not counted);
 * ``unhardened scores``: gradebook scores that differed from the hardened ones
-  (nbgradebook.py reports them before replacing them).
+  (nbgradebook.py reports them before replacing them);
+* ``could not be scanned``: a file the scan did not read to the end, and why
+  (larger than it reads, or a failure of the scan itself): a person looks at it.
 
 Flags never change a score. The summary lists them and OUT/integrity.json keeps them.
+
+Whatever a student hands in, the scan finishes and OUT/integrity.json is
+written: it reads at most MAX_SCANNED characters of code from a file (a .py
+file, or a notebook's answer cell, or its other cells together), parses them
+within bounds (codescan.py), looks at no more than the sandbox's MAX_ENTRIES
+entries of a submitted attn_checks/, and a failure in one file becomes a flag
+on that file, never the end of the scan.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
-import io
 import json
-import tokenize
+import os
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import registry
 from ..grading.outfiles import student_id, write_atomic
+from ..sandbox.files import MAX_ENTRIES
+from .codescan import defines, normalised, patches
 from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, _read_json, _text
 
-GRADER_MODULES = ("attn_checks", "graders", "nbgrader")
-TOUCHY = {("sys", "modules"), ("builtins", None), ("__builtins__", None), ("get_ipython", None)}
-NUMPY = ("np", "numpy")
-MIN_TOKENS = 20  # shorter identical answers are too likely to be honest coincidences
+MAX_SCANNED = MAX_ANSWER_CHARS  # characters of code read from one file: far more than any answer
+
+
+class Unscanned(Exception):
+    """A file the scan does not read to the end; the message says why, for the flag."""
 
 
 @dataclass(frozen=True)
@@ -58,20 +68,26 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
             continue
         who = student_id(entry.name)
         for ex in chosen:
-            if layout == "nbgrader":
-                where = f"{ex.assignment}/{ex.slug}.ipynb"
-                answer = _notebook(entry / ex.assignment / f"{ex.slug}.ipynb", ex.slug, who, where, release, flags)
-            else:
-                where = f"{ex.slug}.py"
-                answer = _source(entry / where)
-            if answer is not None:
-                flags += [Flag(who, where, "patches the grader", d) for d in _patches(answer)]
-                key = _normalised(answer)
-                if key is not None and key not in _stubs(ex, release):
-                    answers.setdefault((ex.slug, key), []).append((who, where))
+            where = f"{ex.assignment}/{ex.slug}.ipynb" if layout == "nbgrader" else f"{ex.slug}.py"
+            try:
+                if layout == "nbgrader":
+                    answer = _notebook(entry / ex.assignment / f"{ex.slug}.ipynb", ex.slug, who, where, release,
+                                       flags)
+                else:
+                    answer = _source(entry / where)
+                if answer is not None:
+                    flags += [Flag(who, where, "patches the grader", d) for d in patches(answer)]
+                    key = normalised(answer)
+                    if key is not None and key not in _stubs(ex, release):
+                        answers.setdefault((ex.slug, key), []).append((who, where))
+            except Exception as exc:  # noqa: BLE001 - one file, however made, is a flag, never the scan's end
+                flags.append(Flag(who, where, "could not be scanned", _why(exc)))
         if layout == "nbgrader" and release is not None:
             for assignment in sorted({e.assignment for e in chosen}):
-                flags += _changed_checks(entry / assignment, release / assignment, who, assignment)
+                try:
+                    flags += _changed_checks(entry / assignment, release / assignment, who, assignment)
+                except Exception as exc:  # noqa: BLE001 - as above
+                    flags.append(Flag(who, f"{assignment}/attn_checks", "could not be scanned", _why(exc)))
     for (slug, _), owners in sorted(answers.items()):
         if len(owners) > 1:
             flags += [Flag(w, where, "identical answers",
@@ -105,11 +121,31 @@ def summary(flags: list[Flag], most: int = 20) -> str:
     return "\n".join(lines)
 
 
+def _why(exc: Exception) -> str:
+    """The detail of a "could not be scanned" flag: the cause, in words."""
+    if isinstance(exc, Unscanned):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        cause = "its code is nested too deeply for the scan"
+    elif isinstance(exc, MemoryError):
+        cause = "the scan ran out of memory on it"
+    else:
+        cause = f"the scan failed ({type(exc).__name__}: {str(exc)[:200]})"
+    return f"{cause}; look at it yourself"
+
+
 # ------------------------------------------------------------------ reading, never running
 def _source(path: Path) -> str | None:
-    if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_ANSWER_CHARS * 4:
+    """The text of a handed-in .py file, at most MAX_SCANNED characters; Unscanned if longer."""
+    if not path.is_file() or path.is_symlink():
         return None
-    return path.read_bytes().decode("utf-8", "replace")
+    with open(path, "rb") as f:
+        data = f.read(4 * MAX_SCANNED + 1)  # UTF-8 takes at most 4 bytes a character
+    text = data.decode("utf-8", "replace")
+    if len(data) > 4 * MAX_SCANNED or len(text) > MAX_SCANNED:
+        raise Unscanned(f"it holds more than {MAX_SCANNED:,} characters, more than any answer needs, so it "
+                        f"was not read; look at it yourself")
+    return text
 
 
 def _notebook(path, slug, who, where, release, flags) -> str | None:
@@ -123,7 +159,7 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
                    for c in cells]
     except (NotebookProblem, AttributeError):
         return None
-    answer = None
+    answer, left = None, MAX_SCANNED  # characters of the other cells still to read
     for gid, source in sources:
         if gid == f"{slug}-answer":
             answer = source if len(source) <= MAX_ANSWER_CHARS else None
@@ -131,12 +167,19 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
             released = _released_cell(release, where, gid) if release is not None else None
             if released is not None and source.strip() != released:
                 flags.append(Flag(who, where, "checks cell changed", f"the locked cell {gid} is not the release's"))
+        elif len(source) > left:
+            if left >= 0:
+                flags.append(Flag(who, where, "could not be scanned", f"its cells outside the answer cell hold more "
+                                  f"than {MAX_SCANNED:,} characters of code, so the rest were not read; look at "
+                                  f"them yourself"))
+            left = -1
         else:
-            names = _defines(source)
+            left -= len(source)
+            names = defines(source)
             if names:
                 flags.append(Flag(who, where, "outside the answer cell", f"a cell defines {', '.join(names)}"))
             flags += [Flag(who, where, "patches the grader", f"outside the answer cell: {d}")
-                      for d in _patches(source)]
+                      for d in patches(source)]
     return answer
 
 
@@ -151,64 +194,6 @@ def _released_cell(release: Path, where: str, gid: str) -> str | None:
     return None
 
 
-def _tree(source: str):
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _defines(source: str) -> list[str]:
-    """Names a cell binds at its top level: functions, classes, imports, assignments."""
-    tree = _tree(source)
-    names = []
-    for node in tree.body if tree else ():
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.append(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names += [(a.asname or a.name).split(".")[0] for a in node.names]
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names += [ast.unparse(t) for t in targets]
-    return list(dict.fromkeys(names))
-
-
-def _patches(source: str) -> list[str]:
-    """What in ``source`` reaches for the grader: its modules, sys.modules, builtins, IPython, NumPy's functions."""
-    tree = _tree(source)
-    found = []
-    for node in ast.walk(tree) if tree else ():
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            found += [f"imports {m}" for m in mods if m.split(".")[0] in GRADER_MODULES]
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and (node.value.id, node.attr) in TOUCHY:
-            found.append(f"touches {node.value.id}.{node.attr}")
-        elif isinstance(node, ast.Name) and (node.id, None) in TOUCHY:
-            found.append(f"uses {node.id}")
-        elif isinstance(node, (ast.Assign, ast.AugAssign)):
-            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(t, ast.Attribute) and ast.unparse(t).split(".")[0] in NUMPY:
-                    found.append(f"assigns to {ast.unparse(t)}")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
-                and node.args and ast.unparse(node.args[0]).split(".")[0] in NUMPY:
-            found.append(f"calls setattr on {ast.unparse(node.args[0])}")
-    return list(dict.fromkeys(found))
-
-
-def _normalised(source: str) -> str | None:
-    """A digest of the answer's tokens without comments and layout, or None if too short to tell."""
-    try:
-        tokens = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
-                  if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                                    tokenize.DEDENT, tokenize.ENDMARKER)]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    if len(tokens) < MIN_TOKENS:
-        return None
-    return hashlib.sha256("\0".join(tokens).encode()).hexdigest()
-
-
 def _stubs(ex, release: Path | None) -> set:
     """The normalised stub: the .py stub, and the released notebook's answer cell (what nobody wrote)."""
     from .course import ROOT
@@ -216,27 +201,50 @@ def _stubs(ex, release: Path | None) -> set:
     found = set()
     stub = ROOT / "exercises" / f"{ex.slug}.py"
     if stub.is_file():
-        found.add(_normalised(stub.read_text(encoding="utf-8")))
+        found.add(normalised(stub.read_text(encoding="utf-8")))
     released = _released_cell(release, f"{ex.assignment}/{ex.slug}.ipynb", f"{ex.slug}-answer") if release else None
     if released is not None:
-        found.add(_normalised(released))
+        found.add(normalised(released))
     return found
 
 
 def _changed_checks(handed_in: Path, released: Path, who: str, assignment: str) -> list[Flag]:
     """A flag if the attn_checks/ handed in differs from the release's (files added, changed or gone)."""
     mine, theirs = handed_in / "attn_checks", released / "attn_checks"
-    if not mine.is_dir() or not theirs.is_dir():
+    if not mine.is_dir() or mine.is_symlink() or not theirs.is_dir():
         return []
-    a, b = _tree_digests(mine), _tree_digests(theirs)
-    changed = sorted(n for n in set(a) | set(b) if a.get(n) != b.get(n))
+    a, crowded = _sizes(mine)
+    b, _ = _sizes(theirs)
+    changed = sorted(n for n in set(a) | set(b)
+                     if a.get(n) != b.get(n) or _digest(mine / n, b[n]) != _digest(theirs / n, b[n]))
+    if crowded:
+        changed.append(f"more than {MAX_ENTRIES:,} entries")
     if not changed:
         return []
     shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
     return [Flag(who, f"{assignment}/attn_checks", "attn_checks changed", f"differs from the release: {shown}")]
 
 
-def _tree_digests(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*"))
-            if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+def _sizes(folder: Path) -> tuple[dict, bool]:
+    """({relative path: size} of the regular files under ``folder``, caches aside; whether it holds more
+    than MAX_ENTRIES entries, of which only the first are looked at). A file is read only when it has
+    the size of the release's (``_digest``), so a handed-in copy costs at most what the release holds."""
+    found, seen, todo = {}, 0, [folder]
+    while todo:
+        with os.scandir(todo.pop()) as entries:
+            for entry in entries:
+                seen += 1
+                if seen > MAX_ENTRIES:
+                    return found, True
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        todo.append(entry.path)
+                elif entry.is_file(follow_symlinks=False) and not entry.name.endswith(".pyc"):
+                    found[Path(entry.path).relative_to(folder).as_posix()] = entry.stat(follow_symlinks=False).st_size
+    return found, False
+
+
+def _digest(path: Path, size: int) -> str:
+    """The digest of the file's first ``size`` bytes and whether there are more."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read(size + 1)).hexdigest()

@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
+from ..grading.answer import MAX_NOTEBOOK_BYTES
 from ..grading.batch import Layout
 from ..grading.outfiles import SOURCES, student_id, write_atomic
 
 MAGIC_NOTE = "IPython line not run by the grader"
 # Bounds on what is read, far above any honest notebook of this course (a few tens of KB, an
 # answer cell of a few KB): a crafted notebook must cost its own student a zero, nothing more.
-MAX_NOTEBOOK_BYTES = 16 << 20
+# MAX_NOTEBOOK_BYTES (16 MB) is grading/answer.py's, so a notebook's own test cells read as far.
 MAX_ANSWER_CHARS = 200_000
 
 

@@ -9,10 +9,12 @@ Used by check (and its second lane) and watch.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import replace
 from pathlib import Path
 
+from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
 from .where import Target, missing_file_hint
 
 
@@ -45,9 +47,13 @@ class Session:
         from ..grading.engine import import_timeout
         from ..sandbox.handle import Worker
 
+        from .kept import FIRST
+
         key = Path(folder).resolve()
         if key not in self.workers:
             self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
+            for name in FIRST:  # the sandbox takes the folder as kept.py keys it
+                self.workers[key].want(name)
         return self.workers[key]
 
     def _kept(self, folder: Path):
@@ -78,7 +84,7 @@ class Session:
         if result.missing:
             explain_missing(result, target)
         self.protections = worker.sandbox.get("protections") or self.protections
-        kept.put(target.slug, result, worker.sandbox.get("missing", ["unknown"]))
+        kept.put(target.slug, result, worker.sandbox.get("protections"))
         return result
 
     def forget(self, folder: Path) -> None:
@@ -103,10 +109,11 @@ class Session:
 def mentions_sympy(paths) -> bool:
     """Whether any of the files names SymPy: only then does the zygote preload it (0.3 s or more).
     A file that imports it anyway still works: it imports SymPy itself."""
-    for path in paths:
+    for path in itertools.islice(paths, MAX_FILES):  # as many as a sandbox takes
         try:
-            if b"sympy" in Path(path).read_bytes():
-                return True
+            with open(path, "rb") as f:
+                if b"sympy" in f.read(MAX_FILE_BYTES):  # the sandbox takes no larger file
+                    return True
         except OSError:
             continue
     return False

@@ -18,12 +18,19 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..sandbox.files import MAX_FILE_BYTES
+
 FORMAT = 1
 
 
 def digest(path: Path) -> str | None:
+    """The file's digest; of a file larger than the sandbox takes, its size (it is never read whole)."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                return f"larger than {MAX_FILE_BYTES} bytes: {os.fstat(f.fileno()).st_size}"
+        return hashlib.sha256(data).hexdigest()
     except OSError:
         return None
 

@@ -25,6 +25,12 @@ from dataclasses import dataclass, field
 from .. import registry
 from ..sandbox import worker as wirefmt
 
+# A notebook is read only this far, here and by the real grading (graders/classroom/nbsubmit.py):
+# far above any honest notebook of this course, a few tens of KB.
+MAX_NOTEBOOK_BYTES = 16 << 20
+TOO_LARGE = (f"your notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MB, far more than a notebook of this course "
+             f"holds, so its answer cell was not read (your instructor's grading does not read it either): clear "
+             f"its outputs and save it")
 DIFFERENT = ("{name} in your kernel is not the {name} of your answer cell as saved in the notebook: it was "
              "defined in another cell, or the answer cell has changed since the notebook was saved. These checks "
              "graded the saved answer cell, as your instructor's grading will; save the notebook (Ctrl+S) after "
@@ -44,7 +50,10 @@ class Answer:
 def answer_of(slug: str, kernel: dict, quiet) -> Answer:
     """The answer cell of ``slug``, executed inside ``quiet()`` (which keeps what it prints out of sight),
     with notes on how it differs from the kernel's namespace ``kernel``."""
-    source = saved_answer(slug, kernel)
+    try:
+        source = saved_answer(slug, kernel)
+    except _TooLarge:
+        return Answer({}, TOO_LARGE)
     if source is None:
         return Answer(kernel)
     answer = run_cell(slug, source, quiet)
@@ -62,11 +71,18 @@ def saved_answer(slug: str, kernel: dict):
     return None
 
 
+class _TooLarge(Exception):
+    pass
+
+
 def _cell(path, grade_id):
     try:
-        with open(path, encoding="utf-8") as f:
-            cells = json.load(f).get("cells", [])
-    except (OSError, ValueError, AttributeError):
+        with open(path, "rb") as f:
+            data = f.read(MAX_NOTEBOOK_BYTES + 1)
+        if len(data) > MAX_NOTEBOOK_BYTES:
+            raise _TooLarge
+        cells = json.loads(data.decode("utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError, RecursionError):
         return None
     found = [c for c in cells if isinstance(c, dict) and c.get("cell_type") == "code"
              and (c.get("metadata") or {}).get("nbgrader", {}).get("grade_id") == grade_id]
@@ -82,7 +98,7 @@ def neutralised(source: str) -> str:
     try:
         ast.parse(source)
         return source
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested too deeply: run_cell says so
         pass
     lines = []
     for line in source.splitlines(keepends=True):

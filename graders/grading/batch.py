@@ -137,6 +137,8 @@ def grade_student(task: Task):
     student = Budget(opts.student_budget, "one student")
     results = []
     with Worker(task.folder, jail=jail, import_timeout=import_timeout(opts.timeout)) as worker:
+        for name in exercise_files(task.exercises):  # the sandbox takes what the digest was made of
+            worker.want(name)
         for ex in map(registry.get, task.exercises):
             if ex.slug in task.problems:
                 results.append(ungraded(ex.slug, *task.problems[ex.slug]))
@@ -192,7 +194,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated")}
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
-                  student_digest(f, settings, problems, notes), box.get("isolation"))
+                  student_digest(f, settings, problems, notes, exercise_files(exercises)), box.get("isolation"))
              for n, f, problems, notes in found]
     todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
     if len(tasks) > len(todo):
@@ -241,6 +243,11 @@ def preflight(opts: Options, say=print) -> dict:
         say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.get("missing", [])))
     return {"isolated": ok, "isolation": {"protections": flags, "isolated": ok,
                                           "allowed_unisolated": bool(opts.allow_unisolated and not ok)}}
+
+
+def exercise_files(exercises) -> tuple:
+    """The files a student's sandbox takes before any other of the folder, in this order."""
+    return tuple(f"{slug}.py" for slug in exercises)
 
 
 def exercises_of(opts: Options, layout: Layout) -> tuple:

@@ -229,8 +229,3 @@ def files_confined(protections) -> bool:
     """Whether a sandbox that reports ``protections`` (confine.py's flags) could open no file
     but the system's, Python's and its own."""
     return isinstance(protections, dict) and protections.get("files") is True
-
-
-def confined(missing) -> bool:
-    """Whether a sandbox that lacks ``missing`` (what it says of itself, in words) had a private root."""
-    return not any(str(m).startswith(("no namespaces", "unknown")) for m in missing)

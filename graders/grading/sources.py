@@ -1,18 +1,21 @@
-"""What every grade depends on besides the student's own files: the graders, every module of
-this package, the reference solutions (where there are any: a student's copy has none) and the
-library versions that decide examples and answers, as one digest.
+"""What a grade depends on, as digests: ``code_digest``, the graders, every module of this
+package, the reference solutions (where there are any: a student's copy has none) and the library
+versions that decide examples and answers; and ``folder_digest``, the student's own files as the
+sandbox takes them (sandbox/files.py, its own rules and limits: the grader never reads more).
 
-The batch grader (digest.py) and a learner's kept results (cli/kept.py) are both keyed by it.
+The batch grader (digest.py) and a learner's kept results (cli/kept.py) are both keyed by them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..sandbox.files import read_folder
 from ..sandbox.zygote import installed
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -24,7 +27,8 @@ def _versions() -> dict:
 
 
 def regular_files(folder: Path, pattern: str):
-    """(relative path, bytes) of the regular files under ``folder`` matching ``pattern``, sorted."""
+    """(relative path, bytes) of the regular files under ``folder`` matching ``pattern``, sorted:
+    for this package's own files only (a student's are read by ``folder_digest``)."""
     if not folder.is_dir():
         return
     for path in sorted(folder.glob(pattern)):
@@ -40,4 +44,18 @@ def code_digest() -> str:
         for rel, data in regular_files(root, pattern):
             h.update(f"\0{root.name}/{rel}\0{len(data)}\0".encode())
             h.update(data)
+    return h.hexdigest()
+
+
+def folder_digest(folder: Path, first=()) -> str:
+    """Every file a graded run can read from a student's ``folder``: what the sandbox takes of it,
+    by its own rules (sandbox/files.py's ``read_folder``: the exercise files ``first``, then the
+    folder's .py files, at most 64 of at most 1 MB each and 16 MB in all), and its notes on what it
+    left out. A file over a limit counts by the note that names it, never by its bytes: the
+    sandbox does not take it, whatever it holds."""
+    files, _, notes = read_folder(os.fspath(folder), os.fspath(folder), tuple(first))
+    h = hashlib.sha256(json.dumps(notes).encode())
+    for rel, data in sorted(files.items()):
+        h.update(f"\0{os.fsencode(rel).hex()}\0{len(data)}\0".encode())
+        h.update(data)
     return h.hexdigest()
