@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from .. import registry
-from ..grading.batch import FOLDERS, BatchError, NoSandbox, Options, discover, exercises_of
+from ..grading.batch import FOLDERS, BatchError, Options, discover, exercises_of
 from ..grading.batch import run as run_batch
+from ..grading.preflight import NoSandbox
 from ..grading.outfiles import student_id
 from . import nbsubmit
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -39,6 +38,8 @@ from typing import Callable
 from .. import registry
 from .digest import student_digest
 from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
+from .preflight import NoSandbox, preflight  # noqa: F401 - NoSandbox: part of what run() raises
+from .summary import summary
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,6 @@ class Options:
 
 class BatchError(ValueError):
     """The run cannot start as asked (an unknown student, OUT holding another selection)."""
-
-
-class NoSandbox(BatchError):
-    """No sandbox that can grade here (it cannot start, or cannot isolate students): not a usage error."""
 
 
 @dataclass(frozen=True)
@@ -215,34 +212,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     handed_in = {student_id(n) for n, _, _, _ in everyone}
     book = [n for n in _graded(opts.out) if n in handed_in]
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
-    say(summary(opts.out, book, facts, layout, exercises))
+    say(summary(opts.out, book, facts, layout.description, exercises))
     return facts
-
-
-def preflight(opts: Options, say=print) -> dict:
-    """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
-    records}. A sandbox that cannot start, or one that cannot isolate students (unless
-    ``allow_unisolated``), stops the run before any result is written (BatchError)."""
-    from ..sandbox.handle import isolated, probe
-    from ..sandbox.zygote import Limits, SandboxFailed, shared
-
-    try:
-        report = probe(Limits(memory_mb=opts.memory_mb))
-    except SandboxFailed as exc:
-        raise NoSandbox(f"{exc}; nobody was graded") from None
-    finally:
-        shared().close()  # the job processes start zygotes of their own
-    flags = report.get("protections", {})
-    ok = isolated(flags)
-    if not ok and not opts.allow_unisolated:
-        raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.get("missing", [])) +
-                         ". Their code could read the solutions and each other's files. Grade where namespaces "
-                         "or Landlock are available (see the README, 'Isolation of student code'), or pass "
-                         "--allow-unisolated to grade anyway (every results.json will say so)")
-    if not ok:
-        say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.get("missing", [])))
-    return {"isolated": ok, "isolation": {"protections": flags, "isolated": ok,
-                                          "allowed_unisolated": bool(opts.allow_unisolated and not ok)}}
 
 
 def exercise_files(exercises) -> tuple:
@@ -341,44 +312,3 @@ def _progress(total, enabled):
 
     return tqdm(total=total, unit="student", desc="grading", disable=not enabled or total == 0,
                 dynamic_ncols=True)
-
-
-def summary(out: Path, students, facts, layout: Layout = FOLDERS, exercises=None) -> str:
-    import csv
-    import io
-
-    from ..sandbox.handle import isolated
-
-    chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
-    lines = [f"Graded {len(students)} student(s); results in {out}/students/<student>/results.json, "
-             f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout.description}"]
-    if not students:
-        return "\n".join(lines)
-    rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))
-    totals = [float(r["total"]) for r in rows]
-    top = sum(e.points for e in chosen)
-    names = sorted({e.assignment for e in chosen}, key=registry.ASSIGNMENTS.index)
-    what = "" if len(chosen) == len(registry.EXERCISES) else f" ({', '.join(names)} only)"
-    lines.append(f"Mean total: {statistics.mean(totals):.2f} / {top:g}{what}")
-    lines.append("Full marks per exercise:")
-    for e in chosen:
-        full = sum(1 for r in rows if float(r[e.slug]) >= e.points)
-        lines.append(f"  {e.slug:<15} {full:>4}/{len(rows)}  ({100 * full / len(rows):.0f} %)")
-    errors = {n: f["errors"] for n, f in facts.items() if f["errors"]}
-    if errors:
-        lines.append(f"Submissions with errors ({len(errors)}):")
-        for name in sorted(errors):
-            for err in errors[name]:
-                lines.append(f"  {name}: {err}")
-    boxes = [f["sandbox"] for f in facts.values() if f["sandbox"]]
-    if boxes:
-        lines.append("Isolation: " + "; ".join(boxes[0].get("measures", [])))
-        for m in boxes[0].get("missing", []):
-            lines.append("Not isolated: " + m)
-        if not all(isolated(b.get("protections")) for b in boxes):
-            lines.append("Students were NOT isolated from each other or from the solutions "
-                         "(--allow-unisolated); every results.json says so")
-    if facts:
-        secs = sorted(f["seconds"] for f in facts.values())
-        lines.append(f"Time per student: median {statistics.median(secs):.2f} s")
-    return "\n".join(lines)

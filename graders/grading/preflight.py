@@ -1,0 +1,40 @@
+"""Before a class is graded: one sandbox, started on an empty folder, to learn what it is here.
+
+``preflight`` tells the batch (batch.py) whether a sandbox can start at all
+and whether it isolates students (graders/sandbox/handle.py, ``isolated``).
+Where it cannot start, nobody is graded and the cause is named; where it
+cannot isolate, nobody is graded unless the instructor allows it, and then
+every results.json says so.
+"""
+
+from __future__ import annotations
+
+
+class NoSandbox(ValueError):
+    """No sandbox that can grade here (it cannot start, or cannot isolate students): not a usage error."""
+
+
+def preflight(opts, say=print) -> dict:
+    """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
+    records}. A sandbox that cannot start, or one that cannot isolate students (unless
+    ``allow_unisolated``), stops the run before any result is written (NoSandbox)."""
+    from ..sandbox.handle import isolated, probe
+    from ..sandbox.zygote import Limits, SandboxFailed, shared
+
+    try:
+        report = probe(Limits(memory_mb=opts.memory_mb))
+    except SandboxFailed as exc:
+        raise NoSandbox(f"{exc}; nobody was graded") from None
+    finally:
+        shared().close()  # the job processes start zygotes of their own
+    flags = report.get("protections", {})
+    ok = isolated(flags)
+    if not ok and not opts.allow_unisolated:
+        raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.get("missing", [])) +
+                         ". Their code could read the solutions and each other's files. Grade where namespaces "
+                         "or Landlock are available (see the README, 'Isolation of student code'), or pass "
+                         "--allow-unisolated to grade anyway (every results.json will say so)")
+    if not ok:
+        say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.get("missing", [])))
+    return {"isolated": ok, "isolation": {"protections": flags, "isolated": ok,
+                                          "allowed_unisolated": bool(opts.allow_unisolated and not ok)}}
