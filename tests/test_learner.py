@@ -227,7 +227,15 @@ def test_without_the_libraries_it_says_how_to_activate_the_environment(tmp_path)
     assert "attn-grade needs numpy" in done.stderr and "activate" in done.stderr
 
 
-OLD_PYTHON = sorted(Path("/root/.pyenv/versions").glob("3.[7-9].*/bin/python3"), reverse=True) + \
+def _pyenv_pythons(pattern: str) -> list:
+    """pyenv's Pythons matching ``pattern``, newest first; none where /root is closed (an ordinary user)."""
+    try:
+        return sorted(Path("/root/.pyenv/versions").glob(pattern), reverse=True)
+    except OSError:
+        return []
+
+
+OLD_PYTHON = _pyenv_pythons("3.[7-9].*/bin/python3") + \
     [Path(p) for p in (shutil.which("python3.9"), shutil.which("python3.8")) if p]
 
 
