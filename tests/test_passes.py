@@ -29,7 +29,7 @@ class Sub:
 
     def batch(self, requests):
         self.batches += 1
-        return [{"ok": True, "value": self.value, "mutated": []} for _ in requests]
+        return [{"ok": True, "value": self.value, "after": {"args": [None], "kwargs": {}}} for _ in requests]
 
     def interpret(self, func, args, kwargs, msg):
         return msg["value"], []

@@ -114,7 +114,8 @@ class Submission:
         return self.call_full(func, *args, **kwargs)[0]
 
     def call_full(self, func, *args, **kwargs):
-        """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
+        """Like ``call`` but also return the array arguments the call modified (positions, keyword
+        names), as this process judges them against what it sent."""
         req = request(func, args, kwargs)
         self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
@@ -213,6 +214,8 @@ def printed_tail(field) -> str:
 
 def interpret(filename, func, args, kwargs, msg, describe=None):
     """One raw answer of the worker as (value, modified argument indices), or a StudentError.
+    ``args`` and ``kwargs`` are the parent's own copies of what it sent: the arguments the
+    worker reports after the call are compared with them here (wire.changed), never there.
 
     ``describe(func, *args, **kwargs)`` writes the call for the message of a raised
     exception; the graders pass their own (graders/kit/text.py), which shows arrays
@@ -228,11 +231,7 @@ def interpret(filename, func, args, kwargs, msg, describe=None):
         value = wire.decode(msg.get("value"))
     except wire.ProtocolError as exc:
         raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-    mutated = msg.get("mutated", [])
-    if not isinstance(mutated, list):
-        raise Crashed(f"{func}(): the worker's answer was malformed")
-    changed = [i for i in mutated[:64] if isinstance(i, int) or (isinstance(i, str) and len(i) <= NAME)]
-    return value, changed
+    return value, wire.changed(args, kwargs, msg.get("after"))
 
 
 def plain_call(func, *args, **kwargs) -> str:

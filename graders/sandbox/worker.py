@@ -21,6 +21,12 @@ plus three tagged forms:
     {"__rng__": 1234}                                              (request only) np.random.default_rng(1234)
     {"__other__": "module.Class"}                                  anything else: only its type name
 
+An answer to a call is plain data about what happened, nothing more:
+{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} (the array
+arguments as they were after the call, encoded like the value; None in the
+places of the others), or {"ok": false, "error": {...}} (describe_exception).
+Whether an argument changed is decided by the parent (submission.py, wire.py),
+never here: this process is the student's once their code runs.
 The parent decodes and validates every answer (wire.py); nothing the
 worker sends is trusted.
 """
@@ -183,21 +189,14 @@ def _raised_by_a_raise_in(exc, filename):
         return False
 
 
-def snapshot(args, kwargs):
-    """Copies of the array arguments, keyed by position or keyword name."""
+def arguments_after(args, kwargs):
+    """The array arguments as they are after the call, encoded like return values, in the
+    places of the request (None for every other argument). Whether one changed is for the
+    parent to decide, against its own copy of what it sent."""
     np = sys.modules.get("numpy")
-    if np is None:
-        return {}
-    items = list(enumerate(args)) + list(kwargs.items())
-    return {key: a.copy() for key, a in items if isinstance(a, np.ndarray)}
-
-
-def mutated(before, args, kwargs):
-    """The positions and keyword names of array arguments the call changed."""
-    np = sys.modules.get("numpy")
-    now = dict(enumerate(args), **kwargs)
-    return [key for key, b in before.items()
-            if not (b.shape == now[key].shape and np.array_equal(b, now[key], equal_nan=True))]
+    is_array = (lambda a: isinstance(a, np.ndarray)) if np is not None else (lambda a: False)
+    return {"args": [encode(a) if is_array(a) else None for a in args],
+            "kwargs": {k: encode(v) for k, v in kwargs.items() if is_array(v)}}
 
 
 def reseed(req):
@@ -232,16 +231,17 @@ def call(module, filename, req):
 
 
 def _answer(fn, args, kwargs, filename):
-    before = snapshot(args, kwargs)
+    """What one call did, as plain data: its value, or its exception; and its array arguments
+    as they are after it."""
     try:
         value = fn(*args, **kwargs)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
         return {"ok": False, "error": describe_exception(exc, filename)}
     try:
-        encoded = encode(value)
+        encoded, after = encode(value), arguments_after(args, kwargs)
     except BaseException as exc:
         return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    return {"ok": True, "value": encoded, "mutated": mutated(before, args, kwargs)}
+    return {"ok": True, "value": encoded, "after": after}
 
 
 class Printed:
