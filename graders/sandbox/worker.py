@@ -24,9 +24,11 @@ plus three tagged forms:
 An answer to a call is plain data about what happened, nothing more:
 {"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} (the array
 arguments as they were after the call, encoded like the value; None in the
-places of the others), or {"ok": false, "error": {...}} (describe_exception).
-Whether an argument changed is decided by the parent (submission.py, wire.py),
-never here: this process is the student's once their code runs.
+places of the others), or {"ok": false, "error": {"type", "mro", "message",
+"where"}} (the exception's type and its classes' names, its message, and the
+student's line it passed through last). Whether an argument changed, and whether
+an exception counts, are decided by the parent (submission.py, wire.py and the
+graders' kit), never here: this process is the student's once their code runs.
 The parent decodes and validates every answer (wire.py); nothing the
 worker sends is trusted.
 """
@@ -35,7 +37,6 @@ import base64
 import importlib.util
 import json
 import math
-import opcode
 import os
 import struct
 import sys
@@ -151,7 +152,8 @@ def decode(x):
 
 # ---------------------------------------------------------------- calls
 def describe_exception(exc, filename):
-    """Type, message and the student's own line, without the worker's frames."""
+    """Type, message and the student's own line, without the worker's frames: plain data. The
+    parent decides what they mean (whether the exception counts, say), never this process."""
     where = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if frame.filename == filename:
@@ -167,26 +169,7 @@ def describe_exception(exc, filename):
         "mro": [c.__name__ for c in type(exc).__mro__],
         "message": message,
         "where": where,
-        "own": _raised_by_a_raise_in(exc, filename),
     }
-
-
-def _raised_by_a_raise_in(exc, filename):
-    """True when a ``raise`` (or ``assert``) statement of the student's raised ``exc`` (in
-    ``filename`` or a file beside it, such as a sibling exercise it imports), so it was raised
-    on purpose; False when NumPy or any other code did (a broadcasting ValueError from a later
-    line, say), even if a line of the file made that call."""
-    tb = exc.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    code = tb.tb_frame.f_code
-    try:
-        ours = os.path.dirname(code.co_filename) == os.path.dirname(filename)
-        return ours and code.co_code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]
-    except (IndexError, KeyError, TypeError):
-        return False
 
 
 def arguments_after(args, kwargs):
