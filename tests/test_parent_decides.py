@@ -83,7 +83,8 @@ class Module:
 
 
 def _answer(fn, *args, **kwargs):
-    return worker.call(Module(f=fn), "<student>", copy.deepcopy(request("f", args, kwargs)))
+    """The worker's answer to a call that asks for the arguments back (``call_full``'s)."""
+    return worker.call(Module(f=fn), "<student>", copy.deepcopy(request("f", args, kwargs, after=True)))
 
 
 def test_the_worker_reports_what_happened_and_decides_nothing():
@@ -103,6 +104,18 @@ def test_the_worker_reports_what_happened_and_decides_nothing():
 
     error = _answer(fails, x)["error"]
     assert set(error) == {"type", "mro", "message", "where"}
+
+
+def test_only_a_call_that_asks_gets_its_arguments_back():
+    """``call`` does not ask (most calls: the wire stays as small as before), ``call_full`` does,
+    and so does its recording, so that a replay asks as the recorded call did."""
+    from graders.grading.plans import Recording
+
+    plain = worker.call(Module(f=lambda x: 1), "<student>", copy.deepcopy(request("f", (np.zeros(3),), {})))
+    assert set(plain) == {"ok", "value"}
+    recording = Recording(Module(f=lambda x: x.fill(1)))
+    assert recording.call("f", np.zeros(2)) is None and recording.call_full("f", np.zeros(2)) == (None, [0])
+    assert [r.get("after") for r in recording.plan.calls] == [None, True]
 
 
 @pytest.mark.parametrize("body, changed", [

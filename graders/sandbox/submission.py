@@ -111,12 +111,15 @@ class Submission:
     # ------------------------------------------------------------ calls
     def call(self, func, *args, **kwargs):
         """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
-        return self.call_full(func, *args, **kwargs)[0]
+        return self._call(func, args, kwargs, after=False)[0]
 
     def call_full(self, func, *args, **kwargs):
         """Like ``call`` but also return the array arguments the call modified (positions, keyword
         names), as this process judges them against what it sent."""
-        req = request(func, args, kwargs)
+        return self._call(func, args, kwargs, after=True)
+
+    def _call(self, func, args, kwargs, after):
+        req = request(func, args, kwargs, after)
         self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
         try:
@@ -240,10 +243,13 @@ def plain_call(func, *args, **kwargs) -> str:
     return f"{func}({', '.join(shown)})"
 
 
-def request(func, args, kwargs) -> dict:
-    """The plain-data form of one call, as the worker receives it."""
-    return {"func": func, "args": [wire.encode(a) for a in args],
-            "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+def request(func, args, kwargs, after=False) -> dict:
+    """The plain-data form of one call, as the worker receives it; ``after``: the answer is to
+    carry the array arguments back as they were after the call (for ``changed``), which only
+    the calls that ask whether an argument changed need."""
+    req = {"func": func, "args": [wire.encode(a) for a in args],
+           "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+    return dict(req, after=True) if after else req
 
 
 def _import_message(filename, info):

@@ -22,9 +22,9 @@ plus three tagged forms:
     {"__other__": "module.Class"}                                  anything else: only its type name
 
 An answer to a call is plain data about what happened, nothing more:
-{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} (the array
-arguments as they were after the call, encoded like the value; None in the
-places of the others), or {"ok": false, "error": {"type", "mro", "message",
+{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} ("after",
+where the request asks for it with "after": true: the array arguments as they
+were after the call, encoded like the value; None in the places of the others), or {"ok": false, "error": {"type", "mro", "message",
 "where"}} (the exception's type and its classes' names, its message, and the
 student's line it passed through last). Whether an argument changed, and whether
 an exception counts, are decided by the parent (submission.py, wire.py and the
@@ -207,24 +207,26 @@ def call(module, filename, req):
     kwargs = decode(req.get("kwargs", {}))
     reseed(req)
     with Printed() as printed:
-        answer = _answer(fn, args, kwargs, filename)
+        answer = _answer(fn, args, kwargs, filename, req.get("after") is True)
     if printed.size:
         answer["printed"] = printed_field(printed.text)
     return answer
 
 
-def _answer(fn, args, kwargs, filename):
-    """What one call did, as plain data: its value, or its exception; and its array arguments
-    as they are after it."""
+def _answer(fn, args, kwargs, filename, after):
+    """What one call did, as plain data: its value, or its exception; and (``after``: the
+    request asked) its array arguments as they are after it."""
     try:
         value = fn(*args, **kwargs)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
         return {"ok": False, "error": describe_exception(exc, filename)}
     try:
-        encoded, after = encode(value), arguments_after(args, kwargs)
+        answer = {"ok": True, "value": encode(value)}
+        if after:
+            answer["after"] = arguments_after(args, kwargs)
     except BaseException as exc:
         return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    return {"ok": True, "value": encoded, "after": after}
+    return answer
 
 
 class Printed:
