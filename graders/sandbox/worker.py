@@ -331,7 +331,8 @@ def serve(folder, req_fd, res_fd, sandbox=None):
     """Answer the parent's requests for the student files in ``folder`` until it hangs up.
 
     {"op": "load", "file": F} imports F (once) and lists its functions;
-    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one;
+    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one (with
+    "after": true, its answer carries the array arguments back as they were after the call);
     {"op": "batch", "file": F, "calls": [...]} makes those calls in turn, answering each
     as it returns ({"part": i, "answer": ...}), then {"done": n}.
     """
