@@ -4,10 +4,10 @@ reference is checked in graders/hidden/multi_head.py."""
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, Raised, as_array, call_text, check, expect, expect_raises, expect_tuple,
-                         show)
+from .kit.checks import Catalogue, Fail, Mistake, Raised, as_array, call_text, check, expect, expect_tuple, show
 from .kit.models import attend, heads
 from .kit.props import for_all
+from .kit.raises import advise, expect_raises
 from .kit.strategies import causal_cases, cross_cases, mha_cases, permutations
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
@@ -159,14 +159,17 @@ def mha_shape(sub, ref):
 
 @check("raises ValueError when n_heads does not divide d_model", 1, uses=(MHA,))
 def rejects_uneven_heads(sub, ref):
+    notes = []
     for d, h in ((6, 3), (6, 4), (6, 6), (8, 3), (5, 2), (2, 4)):
         x, *ws = _fixed(5, 3, d)
         call = f"{MHA}(X, W_q, W_k, W_v, W_o, n_heads={h}) with X of shape (3, {d}) and W_* of shape ({d}, {d})"
         if d % h == 0:
             _mha_shape(sub, call, sub.call(MHA, x, *ws, h), x, h)
         else:
-            expect_raises(sub, MHA, (x, *ws, h), exception="ValueError", call=call, test="n_heads divides d_model",
-                          reason=f"{d} columns cannot be split into {h} heads of equal width")
+            notes.append(expect_raises(sub, MHA, (x, *ws, h), exception="ValueError", call=call,
+                                       test="n_heads divides d_model",
+                                       reason=f"{d} columns cannot be split into {h} heads of equal width"))
+    advise(notes)
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=(MHA,))

@@ -7,6 +7,8 @@ and who also hands in correct code (copied from solutions/ at fixture time) for
 other exercises. Placeholders @@OUT@@, @@SUBMISSIONS@@, @@REPO@@, @@MARKER@@ and
 @@STUDENTS@@ in those files are replaced by the real paths and names, so an
 attack is made against the real targets, not only against guesses.
+(tests/hostile/rewrite_worker/ is no student of this batch: tests/test_parent_decides.py
+grades each of its files next to its honest twin.)
 
 The batch runs once per session (``graded``) in a child process that is a
 child subreaper: every process the batch starts, even one that escaped with

@@ -45,7 +45,7 @@ class Budgeted:
         self.sub, self.budget = sub, budget
 
     def call(self, func, *args, **kwargs):
-        return self.call_full(func, *args, **kwargs)[0]
+        return self._bounded(self.sub.call, func, *args, **kwargs)
 
     def call_full(self, func, *args, **kwargs):
         return self._bounded(self.sub.call_full, func, *args, **kwargs)

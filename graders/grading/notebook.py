@@ -56,10 +56,10 @@ class InProcess:
         return sorted(n for n, v in self.namespace.items() if callable(v) and not n.startswith("_"))
 
     def call(self, func, *args, **kwargs):
-        return self.call_full(func, *args, **kwargs)[0]
+        return self.interpret(func, args, kwargs, self._answer(request(func, args, kwargs)))[0]
 
     def call_full(self, func, *args, **kwargs):
-        req = request(func, args, kwargs)
+        req = request(func, args, kwargs, after=True)
         return self.interpret(func, args, kwargs, self._answer(req))
 
     def batch(self, requests, within=None):  # in this process: nothing to bound

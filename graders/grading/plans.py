@@ -60,10 +60,13 @@ class Recording:
         self.ref, self.plan = ref, Plan()
 
     def call(self, func, *args, **kwargs):
-        return self.call_full(func, *args, **kwargs)[0]
+        return self._call(func, args, kwargs, False)[0]
 
     def call_full(self, func, *args, **kwargs):
-        req = request(func, args, kwargs)
+        return self._call(func, args, kwargs, True)
+
+    def _call(self, func, args, kwargs, after):
+        req = request(func, args, kwargs, after)
         self.plan.calls.append(req)
         answer = wirefmt.call(self.ref, "<reference>", copy.deepcopy(req))
         return interpret("the reference", func, args, kwargs, answer, call_text)
@@ -78,11 +81,14 @@ class Replay:
         self.next, self.live = 0, False
 
     def call(self, func, *args, **kwargs):
-        return self.call_full(func, *args, **kwargs)[0]
+        return self._call(func, args, kwargs, False)[0]
 
     def call_full(self, func, *args, **kwargs):
+        return self._call(func, args, kwargs, True)
+
+    def _call(self, func, args, kwargs, after):
         if not self.live and self.next < len(self.plan.calls):
-            req = request(func, args, kwargs)
+            req = request(func, args, kwargs, after)
             if req == self.plan.calls[self.next]:
                 if self.next == len(self.answers):  # the call that hung (the batch stopped there)
                     self.live = True  # what the check does next is live, as after a live call that timed out
@@ -92,7 +98,7 @@ class Replay:
                 self.next += 1
                 return self.sub.interpret(func, args, kwargs, answer)
         self.live = True  # the check took another path: from here on, live calls
-        return self.sub.call_full(func, *args, **kwargs)
+        return self.sub.call_full(func, *args, **kwargs) if after else (self.sub.call(func, *args, **kwargs), [])
 
 
 def run_recorded(fn, ref):

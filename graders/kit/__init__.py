@@ -3,6 +3,8 @@
     checks.py      @check, Fail, the expect_* helpers, and the names a check meets
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
+    raises.py      expect_raises: a required exception, from the student's raise or a library's,
+                   read from what the worker reported (the grader decides, never the worker)
     props.py       for_all: a property checked with Hypothesis under fixed settings
     lazy.py        st and hnp: Hypothesis's strategies, imported only when drawn live
     strategies.py  named Hypothesis strategies: small shapes, bounded finite floats

@@ -6,8 +6,9 @@ A grader (graders/<slug>.py) is a module of functions decorated with
 reference solution module, imported in the trusted parent; ``None`` where the
 solutions are not shipped, which only hidden checks need). A check passes by
 returning; it fails by raising ``Fail`` (usually through the ``expect_*``
-helpers below), with a message that speaks to the student and never states
-the answer.
+helpers below, and ``expect_raises`` in raises.py), with a message that speaks
+to the student and never states the answer. ``Fail`` with ``fraction=1.0`` is a
+pass with a message (advice, raises.py's ``advise``).
 
 Helpers take the expected value first, then the student's (PrairieLearn's
 order), and name the variable in their messages.
@@ -71,32 +72,6 @@ def expect_tuple(name: str, length: int, actual) -> tuple:
     if not isinstance(actual, (tuple, list)) or len(actual) != length:
         raise Fail(f"{name} should return a tuple of {length} values; got {show(actual)}")
     return tuple(actual)
-
-
-def expect_raises(sub, func: str, args, *, exception: str, reason: str, test: str, call: str):
-    """``func(*args)`` must raise ``exception`` from a raise statement of the student's own
-    (``reason`` says why it must, ``test`` what the student should test first). NumPy's
-    ValueError from a later line that trips over the shapes does not count, though it has
-    the right name."""
-    try:
-        got = sub.call(func, *args)
-    except Raised as exc:
-        if exc.not_written:
-            raise
-        if exc.is_a(exception) and exc.info.get("own") is True:
-            return
-        msg = str(exc.info.get("message", ""))
-        msg = msg if len(msg) <= 160 else msg[:157] + "..."
-        where = f" at {exc.info['where']}" if exc.info.get("where") else ""
-        if exc.is_a(exception):
-            raise Fail(f"{call} raised {exc.type_name} ({msg}){where}; that error came from inside a library "
-                       f"call (NumPy tripping over the shapes, say), not from a check of yours: {reason}, so test "
-                       f"whether {test} first and raise {exception} yourself") from None
-        raise Fail(f"{call} raised {exc.type_name}{': ' + msg if msg else ''}{where}; raise {exception} "
-                   f"instead: {reason}") from None
-    what = f"an array of shape {got.shape}" if isinstance(got, np.ndarray) else show(got)
-    raise Fail(f"{call} returned {what} instead of raising {exception}: {reason}, and carrying on "
-               f"silently would drop or invent dimensions")
 
 
 def as_array(name: str, value, *, shape=None, ndim=None, finite=True) -> np.ndarray:

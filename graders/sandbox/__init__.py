@@ -16,7 +16,8 @@ library and NumPy only, never the rest of this package):
     flat.py        without namespaces: a private scratch folder and, as root, a user of its own
     confine.py     each student process: dropped privileges, limits, a seccomp filter
     landlock.py    without namespaces, last: what a student process may open
-    worker.py      what runs beside a student's file: the framing, the encoding, the calls
+    worker.py      what runs beside a student's file: the framing, the encoding, the calls;
+                   it reports what happened as plain data and decides nothing
 
 In the grading process, the parent's side:
 
@@ -25,7 +26,8 @@ In the grading process, the parent's side:
     handle.py      Worker: the parent's handle on one student's sandbox
     box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     submission.py  Submission: one student file loaded in a Worker, called with plain data
-    wire.py        decoding and validating every answer before anyone looks at it
+    wire.py        decoding and validating every answer before anyone looks at it, and
+                   deciding which array arguments a call changed, against the parent's copies
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
     bounded.py     the grader's own code on a student's data (reading, comparing an exact
                    answer) in a forked process that is killed at a bound

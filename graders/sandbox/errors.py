@@ -17,12 +17,13 @@ class StudentError(Exception):
 
 
 def exception_info(info) -> dict:
-    """What the worker said about an exception (any JSON: its word), as short texts."""
+    """What the worker said about an exception (any JSON: its word), as short texts: its type and
+    its classes' names, its message, and the student's line it passed through last. What they
+    mean (whether the exception counts) is for the graders to decide, from these alone."""
     info = info if isinstance(info, dict) else {}
     mro = info.get("mro") if isinstance(info.get("mro"), list) else []
     return {"type": cut(info.get("type"), NAME) or "Exception", "mro": [cut(n, NAME) for n in mro[:64]],
-            "message": cut(info.get("message"), MESSAGE), "where": cut(info.get("where"), WHERE),
-            "own": info.get("own") is True}  # raised by a raise statement of the student's (worker.py)
+            "message": cut(info.get("message"), MESSAGE), "where": cut(info.get("where"), WHERE)}
 
 
 class Raised(StudentError):

@@ -116,11 +116,15 @@ class Submission:
     # ------------------------------------------------------------ calls
     def call(self, func, *args, **kwargs):
         """Call ``func(*args, **kwargs)`` in the worker and return the decoded answer."""
-        return self.call_full(func, *args, **kwargs)[0]
+        return self._call(func, args, kwargs, after=False)[0]
 
     def call_full(self, func, *args, **kwargs):
-        """Like ``call`` but also return the arguments the call modified (positions, keyword names)."""
-        req = request(func, args, kwargs)
+        """Like ``call`` but also return the array arguments the call modified (positions, keyword
+        names), as this process judges them against what it sent."""
+        return self._call(func, args, kwargs, after=True)
+
+    def _call(self, func, args, kwargs, after):
+        req = request(func, args, kwargs, after)
         self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
         try:
@@ -218,6 +222,8 @@ def printed_tail(field) -> str:
 
 def interpret(filename, func, args, kwargs, msg, describe=None):
     """One raw answer of the worker as (value, modified argument indices), or a StudentError.
+    ``args`` and ``kwargs`` are the parent's own copies of what it sent: the arguments the
+    worker reports after the call are compared with them here (wire.changed), never there.
 
     ``describe(func, *args, **kwargs)`` writes the call for the message of a raised
     exception; the graders pass their own (graders/kit/text.py), which shows arrays
@@ -233,11 +239,7 @@ def interpret(filename, func, args, kwargs, msg, describe=None):
         value = wire.decode(msg.get("value"))
     except wire.ProtocolError as exc:
         raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-    mutated = msg.get("mutated", [])
-    if not isinstance(mutated, list):
-        raise Crashed(f"{func}(): the worker's answer was malformed")
-    changed = [i for i in mutated[:64] if isinstance(i, int) or (isinstance(i, str) and len(i) <= NAME)]
-    return value, changed
+    return value, wire.changed(args, kwargs, msg.get("after"))
 
 
 def plain_call(func, *args, **kwargs) -> str:
@@ -246,10 +248,13 @@ def plain_call(func, *args, **kwargs) -> str:
     return f"{func}({', '.join(shown)})"
 
 
-def request(func, args, kwargs) -> dict:
-    """The plain-data form of one call, as the worker receives it."""
-    return {"func": func, "args": [wire.encode(a) for a in args],
-            "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+def request(func, args, kwargs, after=False) -> dict:
+    """The plain-data form of one call, as the worker receives it; ``after``: the answer is to
+    carry the array arguments back as they were after the call (for ``changed``), which only
+    the calls that ask whether an argument changed need."""
+    req = {"func": func, "args": [wire.encode(a) for a in args],
+           "kwargs": {k: wire.encode(v) for k, v in kwargs.items()}}
+    return dict(req, after=True) if after else req
 
 
 def _import_message(filename, info):

@@ -5,7 +5,9 @@ answer becomes one of: None, bool, int, float, str, tuple, list, a plain
 ``numpy.ndarray`` with a numeric dtype, a :class:`SympyText` (the srepr text of
 a SymPy object, parsed later by the whitelisting parser in graders/kit/parse.py),
 or a :class:`Rejected` that says why the value cannot be graded. Nothing here
-evaluates student text.
+evaluates student text. ``changed`` decides, against the parent's own copies,
+which array arguments a call changed (the worker only reports them as they were
+after it).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class ProtocolError(Exception):
 def encode(x):
     """Parent -> worker: arrays as raw bytes, tuples tagged, rng as a seed."""
     if isinstance(x, np.ndarray):
-        arr = np.ascontiguousarray(x)
+        arr = _as_sent(x)
         return {"__nd__": {"dtype": arr.dtype.str, "shape": list(arr.shape),
                            "b64": base64.b64encode(arr.tobytes()).decode("ascii")}}
     if isinstance(x, Rng):
@@ -72,6 +74,11 @@ def encode(x):
     if isinstance(x, np.floating):
         return float(x)
     return x
+
+
+def _as_sent(x: np.ndarray) -> np.ndarray:
+    """An array as the worker receives it (contiguous, and at least 1-d)."""
+    return np.ascontiguousarray(x)
 
 
 @dataclass(frozen=True)
@@ -165,3 +172,32 @@ def _decode_array(meta):
     if scalar:
         return arr.item()
     return arr
+
+
+def changed(args, kwargs, after) -> list:
+    """The positions and keyword names of the array arguments a call changed.
+
+    The grader decides this, not the worker: each array argument it sent (``args``, ``kwargs``:
+    its own copies) is compared with what the worker says it held after the call (``after``,
+    the answer's {"args": [...], "kwargs": {...}}, each encoded like a return value). A reported
+    array is validated first, as a return value is: the dtype and shape of what was sent, then
+    bytes that fit them. One missing, unreadable, of another dtype or shape, or unequal, changed.
+    """
+    after = after if isinstance(after, dict) else {}
+    now_args = after.get("args") if isinstance(after.get("args"), list) else []
+    now_kwargs = after.get("kwargs") if isinstance(after.get("kwargs"), dict) else {}
+    sent = [(i, a, now_args[i] if i < len(now_args) else None) for i, a in enumerate(args)]
+    sent += [(k, v, now_kwargs.get(k)) for k, v in kwargs.items()]
+    return [key for key, a, now in sent if isinstance(a, np.ndarray) and not _unchanged(_as_sent(a), now)]
+
+
+def _unchanged(sent: np.ndarray, reported) -> bool:
+    meta = reported.get("__nd__") if isinstance(reported, dict) else None
+    if not isinstance(meta, dict) or meta.get("dtype") != sent.dtype.str or meta.get("shape") != list(sent.shape):
+        return False
+    try:
+        now = _decode_array(meta)
+    except ProtocolError:
+        return False
+    return (isinstance(now, np.ndarray) and now.dtype == sent.dtype and now.shape == sent.shape
+            and bool(np.array_equal(now, sent, equal_nan=True)))

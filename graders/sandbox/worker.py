@@ -21,6 +21,14 @@ plus three tagged forms:
     {"__rng__": 1234}                                              (request only) np.random.default_rng(1234)
     {"__other__": "module.Class"}                                  anything else: only its type name
 
+An answer to a call is plain data about what happened, nothing more:
+{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} ("after",
+where the request asks for it with "after": true: the array arguments as they
+were after the call, encoded like the value; None in the places of the others), or {"ok": false, "error": {"type", "mro", "message",
+"where"}} (the exception's type and its classes' names, its message, and the
+student's line it passed through last). Whether an argument changed, and whether
+an exception counts, are decided by the parent (submission.py, wire.py and the
+graders' kit), never here: this process is the student's once their code runs.
 The parent decodes and validates every answer (wire.py); nothing the
 worker sends is trusted.
 """
@@ -29,7 +37,6 @@ import base64
 import importlib.util
 import json
 import math
-import opcode
 import os
 import struct
 import sys
@@ -145,7 +152,8 @@ def decode(x):
 
 # ---------------------------------------------------------------- calls
 def describe_exception(exc, filename):
-    """Type, message and the student's own line, without the worker's frames."""
+    """Type, message and the student's own line, without the worker's frames: plain data. The
+    parent decides what they mean (whether the exception counts, say), never this process."""
     where = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if frame.filename == filename:
@@ -161,43 +169,17 @@ def describe_exception(exc, filename):
         "mro": [c.__name__ for c in type(exc).__mro__],
         "message": message,
         "where": where,
-        "own": _raised_by_a_raise_in(exc, filename),
     }
 
 
-def _raised_by_a_raise_in(exc, filename):
-    """True when a ``raise`` (or ``assert``) statement of the student's raised ``exc`` (in
-    ``filename`` or a file beside it, such as a sibling exercise it imports), so it was raised
-    on purpose; False when NumPy or any other code did (a broadcasting ValueError from a later
-    line, say), even if a line of the file made that call."""
-    tb = exc.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    code = tb.tb_frame.f_code
-    try:
-        ours = os.path.dirname(code.co_filename) == os.path.dirname(filename)
-        return ours and code.co_code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]
-    except (IndexError, KeyError, TypeError):
-        return False
-
-
-def snapshot(args, kwargs):
-    """Copies of the array arguments, keyed by position or keyword name."""
+def arguments_after(args, kwargs):
+    """The array arguments as they are after the call, encoded like return values, in the
+    places of the request (None for every other argument). Whether one changed is for the
+    parent to decide, against its own copy of what it sent."""
     np = sys.modules.get("numpy")
-    if np is None:
-        return {}
-    items = list(enumerate(args)) + list(kwargs.items())
-    return {key: a.copy() for key, a in items if isinstance(a, np.ndarray)}
-
-
-def mutated(before, args, kwargs):
-    """The positions and keyword names of array arguments the call changed."""
-    np = sys.modules.get("numpy")
-    now = dict(enumerate(args), **kwargs)
-    return [key for key, b in before.items()
-            if not (b.shape == now[key].shape and np.array_equal(b, now[key], equal_nan=True))]
+    is_array = (lambda a: isinstance(a, np.ndarray)) if np is not None else (lambda a: False)
+    return {"args": [encode(a) if is_array(a) else None for a in args],
+            "kwargs": {k: encode(v) for k, v in kwargs.items() if is_array(v)}}
 
 
 def reseed(req):
@@ -225,23 +207,26 @@ def call(module, filename, req):
     kwargs = decode(req.get("kwargs", {}))
     reseed(req)
     with Printed() as printed:
-        answer = _answer(fn, args, kwargs, filename)
+        answer = _answer(fn, args, kwargs, filename, req.get("after") is True)
     if printed.size:
         answer["printed"] = printed_field(printed.text)
     return answer
 
 
-def _answer(fn, args, kwargs, filename):
-    before = snapshot(args, kwargs)
+def _answer(fn, args, kwargs, filename, after):
+    """What one call did, as plain data: its value, or its exception; and (``after``: the
+    request asked) its array arguments as they are after it."""
     try:
         value = fn(*args, **kwargs)
     except BaseException as exc:  # SystemExit and KeyboardInterrupt are answers too
         return {"ok": False, "error": describe_exception(exc, filename)}
     try:
-        encoded = encode(value)
+        answer = {"ok": True, "value": encode(value)}
+        if after:
+            answer["after"] = arguments_after(args, kwargs)
     except BaseException as exc:
         return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
-    return {"ok": True, "value": encoded, "mutated": mutated(before, args, kwargs)}
+    return answer
 
 
 class Printed:
@@ -346,7 +331,8 @@ def serve(folder, req_fd, res_fd, sandbox=None):
     """Answer the parent's requests for the student files in ``folder`` until it hangs up.
 
     {"op": "load", "file": F} imports F (once) and lists its functions;
-    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one;
+    {"op": "call", "file": F, "func": ..., "args": [...], "kwargs": {...}} calls one (with
+    "after": true, its answer carries the array arguments back as they were after the call);
     {"op": "batch", "file": F, "calls": [...]} makes those calls in turn, answering each
     as it returns ({"part": i, "answer": ...}), then {"done": n}.
     """

@@ -15,7 +15,8 @@ _BLOAT = "[" + "[]," * 3_000_000 + "[]]"
 
 def bloated(fd, obj):
     if isinstance(obj, dict) and "id" in obj and "ready" not in obj:
-        data = ('{"ok": true, "mutated": [], "id": %s, "value": %s}' % (json.dumps(obj["id"]), _BLOAT)).encode()
+        data = ('{"ok": true, "after": {"args": [], "kwargs": {}}, "id": %s, "value": %s}'
+                % (json.dumps(obj["id"]), _BLOAT)).encode()
         os.write(fd, struct.pack(">I", len(data)) + data)
     else:
         _real_send(fd, obj)

@@ -12,9 +12,9 @@ _real_call, _real_send = worker.call, worker.send
 def forged_call(module, filename, req):
     if req.get("func") == "scaled_scores":
         return {"ok": True, "value": {"__sympy__": "__import__('os').system('touch @@MARKER@@')",
-                                      "class": "Tuple"}, "mutated": []}
+                                      "class": "Tuple"}, "after": {"args": [], "kwargs": {}}}
     if req.get("func") == "attention_weights":
-        return {"ok": True, "mutated": [],
+        return {"ok": True, "after": {"args": [], "kwargs": {}},
                 "value": {"__nd__": {"dtype": "<f8", "kind": "f", "shape": [2], "class": "numpy.ndarray",
                                      "b64": "AAAA"}}}
     return _real_call(module, filename, req)

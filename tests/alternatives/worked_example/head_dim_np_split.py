@@ -1,5 +1,5 @@
-"""Mistake: head_dim leans on np.split to complain, so the ValueError comes from NumPy, not from a check."""
-# diagnosis: not from a check of yours
+"""Correct: head_dim leaves the uneven split to np.split, whose ValueError is the one the contract
+asks for (the feedback adds a tip to test first, at no cost)."""
 import numpy as np
 
 
