@@ -53,7 +53,7 @@ def _seccomp_names():
     yield ctypes.util.find_library("seccomp")
 
 
-def _load_libseccomp():
+def load_libseccomp():
     """libseccomp, opened now: in the zygote, before any sandbox hides the host's files."""
     for name in _seccomp_names():
         if name:
@@ -72,10 +72,10 @@ def _load_libseccomp():
     return None
 
 
-_seccomp = _load_libseccomp()
+_seccomp = load_libseccomp()
 
 
-class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
+class ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
     _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
                 ("datum_b", ctypes.c_uint64)]
 
@@ -83,7 +83,7 @@ class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
 SCMP_ACT_ALLOW, SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
 
 
-def _errno_action(err):
+def errno_action(err):
     return 0x00050000 | (err & 0xFFFF)  # SCMP_ACT_ERRNO
 
 
@@ -111,18 +111,18 @@ def deny_system_calls(sockets=False):
             nr = _seccomp.seccomp_syscall_resolve_name(name.encode())
             if nr < 0:  # not on this architecture or too new for this libseccomp
                 return
-            array = (_ArgCmp * len(cmps))(*cmps) if cmps else None
+            array = (ArgCmp * len(cmps))(*cmps) if cmps else None
             result = _seccomp.seccomp_rule_add_array(ctx, action, nr, len(cmps), array)
             if result != 0:
                 raise OSError(-result, f"seccomp rule for {name}: {os.strerror(-result)}")
 
         for name in DENIED + (("socket",) if sockets else ()):
-            rule(name, _errno_action(errno.EPERM))
+            rule(name, errno_action(errno.EPERM))
         for flag in NAMESPACE_FLAGS:  # clone(2) with any of them; its flags are its first argument
-            rule("clone", _errno_action(errno.EPERM), [_ArgCmp(0, SCMP_CMP_MASKED_EQ, flag, flag)])
+            rule("clone", errno_action(errno.EPERM), [ArgCmp(0, SCMP_CMP_MASKED_EQ, flag, flag)])
         # clone3 passes its flags in memory, out of a filter's sight: "not implemented" makes
         # the C library fall back to clone, which the rules above see
-        rule("clone3", _errno_action(errno.ENOSYS))
+        rule("clone3", errno_action(errno.ENOSYS))
         result = _seccomp.seccomp_load(ctx)
         if result != 0:
             raise OSError(-result, f"seccomp_load: {os.strerror(-result)}")
