@@ -43,6 +43,8 @@ python3 -m venv /autograder/venv
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for every submission; it writes results/results.json.
 set -u
+umask 077  # what the grader writes (bytecode of the solutions, caches) is its own alone
+export PYTHONDONTWRITEBYTECODE=1
 root="${ATTN_AUTOGRADER_ROOT:-/autograder}"
 python="${ATTN_AUTOGRADER_PYTHON:-$root/venv/bin/python}"
 cd "$root/source/attn" && exec "$python" -m graders.classroom.gradescope run --root "$root"
@@ -174,6 +176,8 @@ def run(root: Path) -> int:
     from .gsresults import for_instructor
     from .owner_only import close, grader_folders
 
+    os.umask(0o077)  # as run_autograder sets it: nothing the grader writes from here is others'
+    sys.dont_write_bytecode = True  # no compiled solutions beside them, at whatever mode
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     try:
