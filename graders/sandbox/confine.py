@@ -244,7 +244,7 @@ def become_student(cfg, box, landlock):
 
 def _landlock(box, flags, measures, missing, landlock):
     """Without namespaces: Landlock's rules (flat.py planned them), last of all."""
-    rules, version = box.get("landlock"), box.get("landlock_abi", 0)
+    rules, version = box.pop("landlock", None), box.get("landlock_abi", 0)  # paths no frame need keep
     if rules is None:
         missing.append("no Landlock (this kernel has none): the code can read what its user can read")
         flags["setting"] = "limits only" if box.get("uid") is None else "own user without Landlock"

@@ -8,11 +8,13 @@ user and set its limits. From then on it may:
 
 * read and execute below the folders it is given (the system's /usr and /etc,
   Python and its libraries, each library folder entry by entry so that the
-  grading package and the install records beside NumPy are left out), read
-  and write four harmless devices, and read, write and create files only
-  below its own scratch folder;
+  grading package and the install records beside NumPy are left out, though
+  their names may be listed), read its own /proc/PID, read and write four
+  harmless devices, and read, write and create files only below its own
+  scratch folder;
 * nothing else in the file system: not the project, the solutions, the
-  hidden checks, the grader's caches, /proc, nor another student's scratch;
+  hidden checks, the grader's caches, the rest of /proc, nor another
+  student's scratch;
 * (ABI 4) neither bind nor connect TCP sockets;
 * (ABI 6) neither signal nor reach the abstract Unix sockets of a process
   outside its own Landlock domain: the grader, the zygote, other sandboxes.
@@ -107,15 +109,16 @@ def plan(libraries, scratch):
     and write the devices and below ``scratch``. Listed in the zygote's sandbox child, before
     anything is confined (a library folder may not be listable afterwards)."""
     rules = [(p, READ) for p in ("/usr", "/etc", "/bin", "/lib", "/lib64", "/sbin") if os.path.exists(p)]
-    for folder in libraries:
-        rules += [(p, READ) for p in library_entries(folder)]
+    for folder in libraries:  # listed, so that imports find what is there; read, entry by entry
+        rules += [(folder, READ_DIR)] + [(p, READ) for p in library_entries(folder)]
     rules += [(d, READ_FILE | WRITE_FILE) for d in DEVICES if os.path.exists(d)]
     rules.append((scratch, (1 << 13) - 1 | REFER | TRUNCATE))
     return rules
 
 
 def restrict(rules, version=None):
-    """Give up every access ``rules`` do not grant, for this process and all it starts."""
+    """Give up every access ``rules`` do not grant, for this process and all it starts. This
+    process may still read its own /proc/PID (not another's, nor /proc itself)."""
     version = abi() if version is None else version
     if version < 1:
         raise OSError(errno.ENOSYS, "the kernel offers no Landlock")
@@ -125,7 +128,7 @@ def restrict(rules, version=None):
     ruleset = _check(_libc.syscall(CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0)),
                      "landlock_create_ruleset")
     try:
-        for path, rights in rules:
+        for path, rights in [*rules, (f"/proc/{os.getpid()}", READ_FILE | READ_DIR)]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:

@@ -13,8 +13,15 @@ HOST = ("@@REPO@@", "@@SUBMISSIONS@@", "@@OUT@@")
 libraries = tuple(p for p in sys.path if "-packages" in p)
 
 
+def _pids():  # where Landlock keeps /proc out (no namespaces), only our own /proc/PID is there
+    try:
+        return [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return []
+
+
 def _texts():
-    for pid in [p for p in os.listdir("/proc") if p.isdigit()] + ["self"]:
+    for pid in _pids() + ["self"]:
         for name in ("cmdline", "environ"):
             try:
                 with open(f"/proc/{pid}/{name}", "rb") as f:
@@ -35,8 +42,11 @@ def _texts():
     for lib in libraries:
         for name in os.listdir(lib):
             if name.startswith("__editable__") or name.endswith(".pth"):
-                with open(os.path.join(lib, name), errors="replace") as f:
-                    yield f.read()
+                try:  # empty with namespaces; closed by Landlock without them
+                    with open(os.path.join(lib, name), errors="replace") as f:
+                        yield f.read()
+                except OSError:
+                    pass
 
 
 # (our own source, which holds the paths above, is in the frame that imports us)
