@@ -37,6 +37,7 @@ class Box:
             socket.send_fds(self.sock, [b'{"op": "fork"}'], list(fds))
             reply = self._next(timeout, "ok")
         except OSError:
+            self.has_ended()  # what it said before it ended (why it failed) is still there to read
             if self.failed:
                 raise SandboxFailed(self.failed) from None
             return False
