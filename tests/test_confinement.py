@@ -382,3 +382,22 @@ def test_a_sandbox_that_cannot_start_is_the_graders_failure_not_the_students(tmp
     with pytest.raises(SandboxFailed, match="the sandbox could not start"):
         grade_file("softmax", ROOT / "solutions" / "softmax.py", worker=worker)
     worker.kill()
+
+
+def test_a_zygote_started_under_a_strict_umask_builds_a_root_its_sandbox_can_walk(tmp_path):
+    """run_autograder sets umask 077; a zygote started under it made the folders of the private
+    root (/root/.pyenv/..., /tmp/x/.venv/...) 0700, and the user nobody could then import no
+    module that was not loaded already (the fresh clone's CI: No module named 'numpy.ma')."""
+    path = student(tmp_path / "s", "def f():\n    import colorsys, numpy.ma\n    return 1\n")
+    old = os.umask(0o077)
+    zygote = Zygote()
+    try:
+        zygote.start()
+    finally:
+        os.umask(old)
+    try:
+        with Submission(path, zygote=zygote) as sub:
+            assert sub.start().ready
+            assert sub.call("f") == 1
+    finally:
+        zygote.close()

@@ -173,11 +173,19 @@ def run(root: Path) -> int:
     cache) are closed to the sandbox's uids (owner_only.py). What could not be closed goes
     to the instructor, in extra_data and on stdout (Gradescope shows students neither), and
     grading goes on. extra_data always says which protections were in force."""
+    umask, bytecode = os.umask(0o077), sys.dont_write_bytecode  # as run_autograder sets them:
+    sys.dont_write_bytecode = True  # nothing the grader writes is others', no compiled solutions
+    try:
+        return _run(root)
+    finally:  # called in process (the tests), the caller's settings come back
+        os.umask(umask)
+        sys.dont_write_bytecode = bytecode
+
+
+def _run(root: Path) -> int:
     from .gsresults import for_instructor
     from .owner_only import close, grader_folders
 
-    os.umask(0o077)  # as run_autograder sets it: nothing the grader writes from here is others'
-    sys.dont_write_bytecode = True  # no compiled solutions beside them, at whatever mode
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     try:

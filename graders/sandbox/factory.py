@@ -225,6 +225,9 @@ def main():
     sys.path.extend(args[3:])  # the library folders (numpy, sympy); no .pth hooks run
     m = _siblings(os.path.dirname(os.path.abspath(args[0])))
     os.chdir("/")  # a resident zygote is started from the learner's folder: hold none of it
+    # The folders a sandbox's private root is made of must be reachable by its user, whatever
+    # umask we were started with (run_autograder's is 077); what must be private is made so.
+    os.umask(0o022)
     del args  # a frame's locals are readable from the sandbox: no host path may stay in them
     sys.argv = sys.orig_argv = [TITLE]
     m.confine.hide_command_line(TITLE)
