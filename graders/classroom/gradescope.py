@@ -176,13 +176,13 @@ def run(root: Path) -> int:
     umask, bytecode = os.umask(0o077), sys.dont_write_bytecode  # as run_autograder sets them:
     sys.dont_write_bytecode = True  # nothing the grader writes is others', no compiled solutions
     try:
-        return _run(root)
+        return _grade_into(root)
     finally:  # called in process (the tests), the caller's settings come back
         os.umask(umask)
         sys.dont_write_bytecode = bytecode
 
 
-def _run(root: Path) -> int:
+def _grade_into(root: Path) -> int:
     from .gsresults import for_instructor
     from .owner_only import close, grader_folders
 
