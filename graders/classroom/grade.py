@@ -54,7 +54,8 @@ def register(subparsers) -> None:
     grd.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                      help=f"students graded in parallel (default: the number of cores, {os.cpu_count()})")
     grd.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                     help="wall time allowed for one call of a student's function (default: 10)")
+                     help="time allowed for one call of a student's function: wall time, stretched up to "
+                          "3x while a call still computing waits for a busy CPU (default: 10)")
     grd.add_argument("--memory", type=int, default=1024, metavar="MB",
                      help="address-space limit of a student's worker (default: 1024)")
     grd.add_argument("--file-budget", type=float, default=Options.file_budget, metavar="SECONDS",

@@ -16,11 +16,11 @@ import select
 import signal
 import struct
 import threading
-import time
 from pathlib import Path
 
 from . import worker as protocol
 from .box import Box
+from .clock import Stopwatch
 from .errors import Crashed, Timeout
 from .zygote import Jail, SandboxFailed, ZygoteError, shared
 
@@ -240,15 +240,18 @@ class Worker:
             raise Crashed(f"the worker had stopped before {doing}") from None
 
     def _receive(self, timeout, doing):
-        deadline = time.monotonic() + timeout
+        watch = Stopwatch(self.box.pid, timeout)  # wall time, stretched while the machine is busy
         buf = bytearray()
-        need, size = 4, None
+        need, size, had = 4, None, 0
         while len(buf) < need:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([self._res, self.box], [], [], max(left, 0))
-            if not ready:
+            left = watch.left(progress=len(buf) > had)
+            had = len(buf)
+            ready, _, _ = select.select([self._res, self.box], [], [], left)
+            if not ready and left == 0:
                 self.kill()
                 raise Timeout(f"timed out after {timeout:g} s while {doing} (an endless loop?)")
+            if not ready:
+                continue
             if self._res in ready:
                 chunk = os.read(self._res, min(need - len(buf), 1 << 20))
             elif self.box.has_ended():  # the init says so, though others may hold its pipes open
