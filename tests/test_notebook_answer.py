@@ -93,24 +93,55 @@ def test_the_notebook_the_kernel_runs_is_preferred(folder, monkeypatch, capsys):
     assert public_checks("softmax", _kernel(SOLUTION)) == FULL
 
 
-def test_in_a_real_kernel_only_the_answer_cell_counts(folder):
+def _run_in_a_kernel(folder, saved, run):
+    """Save a notebook whose answer cell holds ``saved`` (a scratch cell and the check after it), then
+    run it in a real kernel with the cells' sources ``run`` in place of them; the check cell's output."""
     nbclient = pytest.importorskip("nbclient")
     nbformat = pytest.importorskip("nbformat")
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
 
     check = 'from graders.grading.notebook import public_checks\npublic_checks("softmax", globals())'
-    cells = [nbformat.v4.new_code_cell(STUB), nbformat.v4.new_code_cell(SOLUTION), nbformat.v4.new_code_cell(check)]
-    cells[0].metadata["nbgrader"] = {"grade_id": "softmax-answer", "solution": True, "grade": False, "locked": False,
-                                     "schema_version": 3}
-    nb = nbformat.v4.new_notebook(cells=cells)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (*saved, check)])
+    nb.cells[0].metadata["nbgrader"] = {"grade_id": "softmax-answer", "solution": True, "grade": False,
+                                        "locked": False, "schema_version": 3}
     nbformat.write(nb, folder / "softmax.ipynb")
+    for cell, source in zip(nb.cells, run):
+        cell.source = source  # edited after saving, where ``run`` differs from ``saved``
     km = KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[]))
     nbclient.NotebookClient(nb, km=km, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(folder)}}).execute()
-    out = "".join(o.get("text", "") for o in nb.cells[2].outputs)
+    return "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+
+
+NOTE = "softmax in your kernel is not the softmax of your answer cell"
+WRONG = SOLUTION.replace("np.exp(z - m)", "np.exp(z - m) + 0.5")  # every weight off, but runs
+
+
+def test_in_a_real_kernel_only_the_answer_cell_counts(folder):
+    out = _run_in_a_kernel(folder, (STUB, SOLUTION), (STUB, SOLUTION))
     assert "Public checks of softmax: 0/8 points" in out
-    assert "softmax in your kernel is not the softmax of your answer cell" in out
+    assert NOTE in out
+
+
+def test_in_a_real_kernel_a_right_answer_saved_and_run_gets_full_marks_and_no_note(folder):
+    """IPython compiles a cell a statement at a time, so on 3.11 its np.exp(...) is other bytecode
+    than the cell's compiled whole: that alone used to raise the note for every student."""
+    out = _run_in_a_kernel(folder, (SOLUTION, ""), (SOLUTION, ""))
+    assert "Public checks of softmax: 8/8 points" in out
+    assert "Note:" not in out and NOTE not in out
+
+
+def test_in_a_real_kernel_a_wrong_answer_saved_and_run_loses_marks_and_gets_no_note(folder):
+    out = _run_in_a_kernel(folder, (WRONG, ""), (WRONG, ""))
+    assert "Public checks of softmax:" in out and "8/8 points" not in out
+    assert NOTE not in out
+
+
+def test_in_a_real_kernel_an_answer_changed_after_saving_gets_the_note(folder):
+    out = _run_in_a_kernel(folder, (WRONG, ""), (SOLUTION, ""))  # fixed in the kernel, the fix not saved
+    assert "8/8 points" not in out
+    assert NOTE in out and "save the notebook (Ctrl+S)" in out
 
 
 def test_a_notebook_larger_than_the_grading_reads_is_not_read_and_says_so(folder, capsys):

@@ -57,7 +57,7 @@ def answer_of(slug: str, kernel: dict, quiet) -> Answer:
     if source is None:
         return Answer(kernel)
     answer = run_cell(slug, source, quiet)
-    return Answer(answer.namespace, answer.problem, _differences(slug, kernel, answer.namespace))
+    return Answer(answer.namespace, answer.problem, _differences(slug, kernel, answer.namespace, source))
 
 
 def saved_answer(slug: str, kernel: dict):
@@ -126,25 +126,49 @@ def run_cell(slug: str, source: str, quiet) -> Answer:
     return Answer(module)
 
 
-def _differences(slug, kernel, graded):
-    """Notes on the kernel's functions that are not the ones graded."""
-    notes = []
+def _differences(slug, kernel, graded, source=""):
+    """Notes on the kernel's functions that are not the ones graded (``source``: the saved cell)."""
+    notes, alike = [], None
     for name in registry.get(slug).functions:
         mine, theirs = kernel.get(name), graded.get(name)
         if callable(mine) and not callable(theirs):
             notes.append(f"{name} is defined in your kernel but not in the answer cell; only the answer cell is "
                          f"graded, so {name} counts as missing: write it there")
         elif callable(mine) and not _same_function(mine, theirs):
-            notes.append(DIFFERENT.format(name=name))
+            alike = _as_ipython_compiles(source) if alike is None else alike
+            if not _same_function(mine, theirs, alike.get(name)):
+                notes.append(DIFFERENT.format(name=name))
     return notes
 
 
-def _same_function(a, b):
-    ca, cb = getattr(a, "__code__", None), getattr(b, "__code__", None)
+def _same_function(a, b, code=None):
+    """Whether kernel function ``a`` is answer-cell function ``b``: the same code (or ``code``, the
+    cell's function compiled as IPython compiles it) and the same defaults."""
+    ca, cb = getattr(a, "__code__", None), code or getattr(b, "__code__", None)
     try:
         return ca is not None and cb is not None and _plain(ca) == _plain(cb) and a.__defaults__ == b.__defaults__
     except Exception:  # noqa: BLE001 - defaults that cannot be compared (arrays): call them different
         return False
+
+
+def _as_ipython_compiles(source: str) -> dict:
+    """The code of each function the cell defines at its top level, compiled one statement at a time
+    as IPython runs a cell. Python 3.11 compiles ``np.exp(z)`` differently when ``import numpy as np``
+    is in the same compilation (it knows ``np`` is a module), so the kernel's code of a right answer
+    differs from the cell's compiled whole; its source does not."""
+    try:
+        tree = ast.parse(neutralised(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    codes = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            try:
+                module = compile(ast.Module([node], type_ignores=[]), "<cell>", "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            codes.update((c.co_name, c) for c in module.co_consts if isinstance(c, type(module)))
+    return codes
 
 
 def _plain(code):
