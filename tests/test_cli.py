@@ -52,10 +52,26 @@ def test_missing_and_broken_files_score_zero_and_others_are_still_graded(tmp_pat
     assert all(t["score"] == 0 and "multi_head.py was not found" in t["output"] for t in by["multi_head"])
 
 
+def test_a_misnamed_function_is_named_with_the_name_the_checks_call(tmp_path, capsys):
+    source = (ROOT / "solutions" / "softmax.py").read_text(encoding="utf-8")
+    (tmp_path / "softmax.py").write_text(source.replace("def softmax(", "def soft_max("), encoding="utf-8")
+    code, out, _ = run(capsys, "check", "softmax", "--dir", str(tmp_path))
+    assert code == 1 and "softmax is not defined in softmax.py; it defines soft_max: the checks call softmax" in out
+
+
+def test_a_function_with_no_near_name_gets_no_guess(tmp_path, capsys):
+    (tmp_path / "softmax.py").write_text("def weights(z, axis=-1):\n    return z\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "softmax", "--dir", str(tmp_path))
+    assert code == 1 and "softmax is not defined in softmax.py" in out and "it defines" not in out
+
+
 @pytest.mark.parametrize("argv, words", [
     (["check", "softmaxx"], "unknown exercise 'softmaxx'"),
     (["check", "--dir", "/no/such/folder"], "no such folder"),
     (["check", "--timeout", "0"], "positive number"),
+    (["chek", "softmax"], "unknown command 'chek': did you mean 'check'?"),
+    (["grde"], "did you mean 'grade'?"),
+    (["frobnicate"], "unknown command 'frobnicate' (commands: list, check"),
 ])
 def test_usage_errors_exit_two_with_a_named_cause(capsys, argv, words):
     with pytest.raises(SystemExit) as info:

@@ -25,6 +25,7 @@ May import: cli/, classroom/, grading/, kit/, sandbox/ and the registry.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
@@ -78,6 +79,10 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     if found:
         parser.epilog += (f"\n\nfor instructors: {', '.join(found)} "
                           f"(attn-grade COMMAND --help says what each does)")
+    if verb is not None and verb not in LEARNER_VERBS and verb not in found:
+        close = difflib.get_close_matches(verb, [*LEARNER_VERBS, *found], n=1, cutoff=0.6)
+        parser.error(f"unknown command '{verb}'" + (f": did you mean '{close[0]}'?" if close else "")
+                     + f" (commands: {', '.join(LEARNER_VERBS)}; 'attn-grade --help' says what each does)")
     return parser
 
 

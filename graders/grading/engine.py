@@ -7,6 +7,7 @@ plain data only.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import time
@@ -177,6 +178,12 @@ def _zero(slug, fn, message, outcome="failed"):
     return CheckResult(slug, s.name, 0.0, s.points, outcome, message, "hidden" if s.hidden else "public")
 
 
+def _near_misses(missing, functions) -> str:
+    """The file's functions whose names are close to a missing one ("soft_max" for "softmax")."""
+    near = [(m, c[0]) for m in missing for c in [difflib.get_close_matches(m, functions, n=1, cutoff=0.75)] if c]
+    return "".join(f"; it defines {found}: the checks call {name}, so name it that" for name, found in near)
+
+
 def grade_check(slug, fn, sub, ref, functions, filename, replay=True) -> CheckResult:
     """One check's result: ``functions`` are those the file defines (named in ``filename``).
     A failed check's message ends with what the failing call printed (``with_printed``)."""
@@ -189,7 +196,7 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
     s = fn.spec
     missing = [u for u in s.uses if u not in functions]
     if missing:
-        return _zero(slug, fn, f"{', '.join(missing)} is not defined in {filename}")
+        return _zero(slug, fn, f"{', '.join(missing)} is not defined in {filename}{_near_misses(missing, functions)}")
     try:
         _execute(slug, fn, sub, ref, replay)
     except Fail as exc:
