@@ -131,3 +131,30 @@ def test_ctrl_c_stops_watch_even_if_it_was_started_with_sigint_ignored(learner):
     term.type(b"\x03")
     term.wait_for(b"stopped watching")
     assert term.exit_status() == 0
+
+
+@pytest.mark.parametrize("only", [None, "softmax"])
+def test_at_full_marks_watch_says_so_once(tmp_path, monkeypatch, capsys, only):
+    from graders import registry
+    from graders.cli.state import State
+    from graders.cli.watch import Watch
+    from graders.cli.where import resolve
+    from graders.grading.results import CheckResult, ExerciseResult
+
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    state, results = State(folder), {}
+    for ex in registry.EXERCISES:
+        (folder / f"{ex.slug}.py").write_text("# done\n")
+        results[ex.slug] = ExerciseResult(ex.slug, ex.title, [CheckResult(ex.slug, "all", 1.0, 1.0, "passed", "",
+                                                                           "public")])
+        state.record(results[ex.slug], folder / f"{ex.slug}.py")
+    state.save()
+    target = resolve(only, folder) if only else None
+    watch = Watch(None, folder, target, color=False, tty=False)
+    watch.results = results
+    watch.show("first check", None)
+    out = capsys.readouterr().out
+    assert out.count("at full marks") == (2 if only else 1), out  # "softmax at full marks. every ... is"
+

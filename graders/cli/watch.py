@@ -155,8 +155,8 @@ class Watch:
             out.append("")
         slug = self.current()
         if slug is None:
-            out.append(fit(f"{self.only.slug if self.only else 'every exercise'} at full marks. "
-                           + next_words(state, self.folder)))
+            if self.only is not None:  # without it, the list above already says what is next
+                out.append(fit(f"{self.only.slug} at full marks. {next_words(state, self.folder)}"))
         else:
             out.append(render_text([self.results[slug]], color=self.color, totals=False, only_failed=True))
             out.append(f"save {slug}.py to check again · stuck? 'attn-grade hint {slug}'")
