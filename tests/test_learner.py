@@ -181,6 +181,20 @@ def test_the_learners_lines_fit_80_columns(folder, capsys, monkeypatch):
     assert "'attn-grade check hand_scores'" in said.splitlines()[-1]  # a command is never split
 
 
+def test_a_students_check_fits_80_columns_header_included(folder, capsys, monkeypatch):
+    """In a student's copy (no hidden checks) the first line says so; every line of a check of
+    every stub fits a terminal 80 columns wide."""
+    from graders.cli import progress
+    from graders.grading import report
+
+    monkeypatch.setattr(report, "terminal_width", lambda stream=None: 80)
+    monkeypatch.setattr(progress, "has_hidden", lambda: False)
+    code, out, _ = run(capsys, "check", "--dir", folder)
+    assert code == 1 and out.startswith("Public checks only:")
+    wide = [line for line in out.splitlines() if len(line) > 80]
+    assert not wide, wide
+
+
 def test_a_misnamed_file_is_named_with_what_to_rename_it_to(folder, capsys):
     (folder / "softmax.py").rename(folder / "Softmax.py")
     code, _, err = run(capsys, "check", folder / "Softmax.py")
@@ -265,9 +279,14 @@ def test_the_bundles_list_counts_the_public_points_only(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
     out = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "list"], cwd=bundle, env=env,
                          capture_output=True, text=True, check=True).stdout
+    rows = []
     for e in registry.EXERCISES:
         line = next(line for line in out.splitlines() if f" {e.slug} " in line)
         assert f"–/{points_of(e.slug)[0]:g} " in line, line
+        assert f"{e.slug}  " in line, f"no gap between the name and the points: {line!r}"
+        rows.append(line)
+    assert len({line.index(" lesson ") for line in rows}) == 1, "\n".join(rows)  # one column each
+    assert max(len(line) for line in rows) <= 80, out
     assert "points of the public checks" in out
 
 

@@ -104,8 +104,8 @@ def _run(args, targets, mine, lane, kept) -> int:
 
     color = wants_color(args)
     if not args.json and not args.public_only and not has_hidden():
-        print("Public checks only: the hidden checks, which compare with the reference solution, "
-              "run when your instructor grades your work.\n", flush=True)
+        print(fit("Public checks only: the hidden checks, which compare with the reference solution, "
+                  "run when your instructor grades your work.", hang=0) + "\n", flush=True)
     done, shown, start = dict(kept), [], time.perf_counter()
     ctrl_c = CtrlC()
 

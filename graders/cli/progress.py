@@ -97,10 +97,13 @@ def render(state: State | None, folder: Path | None, *, color: bool = False) -> 
 
     where = f"in {shown(folder)}/" if folder is not None else "(no exercises/ folder found here)"
     lines = [paint(f"Exercises {where}", BOLD)]
-    for i, e in enumerate(registry.EXERCISES, 1):
-        mark, code, points, note = status(state, e.slug, folder)
+    rows = [(i, e, *status(state, e.slug, folder)) for i, e in enumerate(registry.EXERCISES, 1)]
+    slug_width = max(len(e.slug) for e in registry.EXERCISES)
+    points_width = max(len(row[4]) for row in rows)  # "–/1.5", "13.5/14": the column as wide as its widest
+    for i, e, mark, code, points, note in rows:
         n = lesson_number(hints_of(e.slug).lesson)
-        lines.append(f"  {i}. {paint(mark, code)} {e.slug:<14} {points:>5}  lesson {n}  {e.title}{paint(note, DIM)}")
+        lines.append(f"  {i}. {paint(mark, code)} {e.slug:<{slug_width}}  {points:>{points_width}}  lesson {n}  "
+                     f"{e.title}{paint(note, DIM)}")
     if not has_hidden():
         lines.append(paint("  (points of the public checks: the hidden ones run when your instructor grades)", DIM))
     if state is not None:
