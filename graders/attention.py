@@ -278,9 +278,9 @@ def large_scores_finite(sub, ref):
         y, a = expect_tuple(call, 2, sub.call("attention", big, keys, V3, **kw))
         a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
         if not np.all(np.isfinite(a)):
-            _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}. np.exp overflows "
-                       f"to inf beyond about 709: subtract each row's maximum score before np.exp (it does not "
-                       f"change the softmax).")
+            CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, which is "
+                                f"not finite.", "np.exp overflows to inf beyond about 709: subtract each row's "
+                                                "maximum score before np.exp (it does not change the softmax).")
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
             _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum to "
                        f"{show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")

@@ -125,9 +125,12 @@ def percent_large_scores(sub, ref):
         call = call_text("softmax_percent", raw, d_k, scaled=scaled)
         w = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
                      shape=raw.shape, finite=False)
-        if not (np.all(np.isfinite(w)) and np.isclose(w.sum(), 100.0)):
-            _fail(sub, f"called {call}; got {show(w)}. np.exp overflows to inf beyond about 709: subtract the "
-                       f"largest score before np.exp (it does not change the weights).")
+        if not np.all(np.isfinite(w)):
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.",
+                         "np.exp overflows to inf beyond about 709: subtract the largest score before np.exp "
+                         "(it does not change the weights).")
+        if not np.isclose(w.sum(), 100.0):
+            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
 
 
 @check("head_dim returns an int that splits d_model evenly", 0.5, uses=("head_dim",))

@@ -11,6 +11,8 @@ Every mutant file declares what its feedback must say, in lines at its top:
   mistakes (LESSON_MISTAKES): the public checks alone take points off, since
   they are what students see before the deadline; ``# public: cannot, <why>``
   excuses a mutant that the public checks cannot catch, and says why.
+* ``# never: <words>``: advice the feedback must not give, because nothing in this
+  mutant's answers supports it (a check once gave it whenever it failed).
 """
 
 import re
@@ -121,6 +123,8 @@ def _says_its_diagnosis_and_no_other(path, text):
         assert w in text, f"expected the feedback to say {w!r}; it said:\n{text}"
     wrong = wrong_hints(text, words)
     assert not wrong, f"hints about mistakes {path.name} does not make: {wrong}\nThe feedback:\n{text}"
+    said = [w for w in _declared(path, "never") if w in text]
+    assert not said, f"advice {path.name} has no evidence for: {said}\nThe feedback:\n{text}"
 
 
 def _a_lesson_mistake_loses_public_marks(path, result):

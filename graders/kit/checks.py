@@ -210,6 +210,12 @@ class Catalogue:
         found = known[id(self)]
         return f" {found.hint}" if found else ""
 
+    def fail(self, sub, message: str, advice: str = ""):
+        """Fail with ``message`` and the hint of the mistake the probes identify; without one, with
+        ``advice``, which only the check's own observation may justify (the result *was* infinite),
+        never the check's title alone. The hint and the advice are never both given."""
+        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")))
+
     def same(self, a, b) -> bool:
         """Equal answers: equal structure, and numbers equal within the tolerances."""
         if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):

@@ -1,5 +1,6 @@
 """Mistake: softmax_percent returns fractions (summing to 1) instead of percent."""
 # diagnosis: multiply by 100
+# never: overflows
 import numpy as np
 
 
