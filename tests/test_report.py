@@ -116,3 +116,14 @@ def test_a_row_too_wide_to_stand_under_its_bracket_keeps_its_own_place():
     lines = _lines_of(message, 80)
     assert len(lines[0]) <= 80 and lines[0].endswith("[[1, 2],")  # the bracket stands at column 66
     assert lines[1] == "       [3.14159265358979, 2.71828182]]", "\n".join(lines)  # not broken in two
+
+
+def test_a_row_of_an_array_in_mid_sentence_is_never_broken_at_80_columns():
+    message = ("called softmax_percent([ 900,    0, -900], 1, scaled=False) and again with the scores "
+               "[ 3.877, 14.905,  8.293]; got [0.0772, 0.7328,   0.19], which does not match the weights [  1.6, 0.697]")
+    for width in (80, 60, 50):
+        lines = _lines_of(message, width)
+        assert max(len(line) for line in lines) <= width, lines
+        joined = "\n".join(lines)
+        for row in ("[ 900,    0, -900]", "[ 3.877, 14.905,  8.293]", "[0.0772, 0.7328,   0.19]", "[  1.6, 0.697]"):
+            assert row in joined, f"{row} broken across lines:\n{joined}"

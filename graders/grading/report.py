@@ -76,9 +76,22 @@ def wrap(text: str, indent: int, width, hang: int = 0) -> list:
     if width is None or indent + len(text) <= width:
         return [lead + text]
     own = len(text) - len(text.lstrip(" "))  # a message line's own indent (arrays, calls) is kept
-    return textwrap.wrap(text.lstrip(" "), width=max(MIN_WIDTH // 2, width - indent - own), break_long_words=False,
-                         break_on_hyphens=False, initial_indent=lead + " " * own,
-                         subsequent_indent=lead + " " * (own + hang)) or [lead]
+    return _unglued(textwrap.wrap(_glued(text.lstrip(" ")), width=max(MIN_WIDTH // 2, width - indent - own),
+                                  break_long_words=False, break_on_hyphens=False, initial_indent=lead + " " * own,
+                                  subsequent_indent=lead + " " * (own + hang))) or [lead]
+
+
+_ROW = re.compile(r"\[[^\[\]\n]{0,38}\]")  # an array's innermost row, short enough to keep whole
+_NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
+
+
+def _glued(text: str) -> str:
+    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") made unbreakable."""
+    return _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text)
+
+
+def _unglued(lines: list) -> list:
+    return [line.replace(_NBSP, " ") for line in lines]
 
 
 def _check_lines(c, color, width) -> list:
@@ -136,8 +149,8 @@ def _wrap_from(text: str, own: int, width) -> list:
     first line where it stands and the lines after it 6 spaces in."""
     if width is None or 6 + len(text) <= width:
         return [" " * 6 + text]
-    return textwrap.wrap(text[own:], width=max(width, MIN_WIDTH), initial_indent=" " * (6 + own),
-                         subsequent_indent=" " * 6, break_long_words=False, break_on_hyphens=False)
+    return _unglued(textwrap.wrap(_glued(text[own:]), width=max(width, MIN_WIDTH), initial_indent=" " * (6 + own),
+                                  subsequent_indent=" " * 6, break_long_words=False, break_on_hyphens=False))
 
 
 def _painted(lines, code, color):
