@@ -46,6 +46,7 @@ Z23 = np.array([[0.0, 1.0, 3.0], [2.0, -1.0, 0.5]])
 PROBES = tuple(((z,), {"axis": axis}) for z, axis in (
     (Z23, 0), (Z23, -1), (np.array([[[0.5, -1.0], [2.0, 0.0], [1.0, 1.5]]]), 1),
     (np.array([[1e4, 0.0, -1e4]]), -1), (np.array([[0.0, 1.0], [-1e4, -1e4 + 1.0]]), -1),
+    (np.array([[-1e4, -1e4 + 1.0]]), -1),  # far below zero, the whole array: the whole array's max is enough
     (np.array([[0.0, -INF, 1.0], [-INF, 2.0, 0.0]]), -1)))
 CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
                       read=lambda out: as_array("the result", out, finite=False))
@@ -149,7 +150,9 @@ def minus_inf_is_zero(sub, ref):
 
 @check("stays finite for entries as large as ±1e4", 1, uses=("softmax",))
 def large_entries_finite(sub, ref):
-    for z in (np.array([[1e4, 0.0, -1e4]]), np.array([[1e4, 0.0], [-1e4, -1e4 + 1.0]]), np.array([1e4, 1e4])):
+    # the last two: slices whose entries are all far below zero, where np.exp underflows to 0 unshifted
+    for z in (np.array([[1e4, 0.0, -1e4]]), np.array([[1e4, 0.0], [-1e4, -1e4 + 1.0]]), np.array([1e4, 1e4]),
+              np.array([-1e4, -1e4 + 1.0]), np.array([[-800.0, -801.0, -802.0]])):
         call = call_text("softmax", z)
         a = as_array(f"{call} returned an array that", sub.call("softmax", z), shape=z.shape, finite=False)
         _expect(sub, np.all(np.isfinite(a)), f"called {call}; got {show(a)}, which is not finite.")
