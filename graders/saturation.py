@@ -24,7 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import Catalogue, Fail, Mistake, Rng, call_text, check, expect, expect_tuple, show
+from .kit.checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, call_text, check, expect, expect_tuple,
+                         show)
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -76,24 +77,29 @@ TOP = Catalogue("mean_top_weight", tuple(((d_k, 10, TOP_TRIALS // (1 if d_k == 1
 
 
 # ------------------------------------------------------------------ calling the student
-def _float(name, value):
-    """A student's number as a Python float (numpy scalars arrive as floats)."""
+def _float(name, value, exact=False):
+    """A student's number as a Python float; ``exact``: a NumPy scalar (np.float32, np.float64),
+    which the contract does not promise, fails too (only the check named for it says so)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Fail(f"{name} should be a Python float; got {show(value)}"
                    + (" (wrap the result in float(...))" if isinstance(value, np.ndarray) else ""))
+    if exact and isinstance(value, NumpyScalar):
+        raise Fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
+                   f"function promises: return float(...) of it")
     expect(math.isfinite(value), f"{name} is {value!r}; it should be a finite number")
     return float(value)
 
 
-def _variances(sub, d_k, trials, seed):
+def _variances(sub, d_k, trials, seed, exact=False):
     call = call_text("dot_variances", d_k, trials, Rng(seed))
     pair = expect_tuple(call, 2, sub.call("dot_variances", d_k, trials, Rng(seed)))
-    return call, _float(f"the first value of {call}", pair[0]), _float(f"the second value of {call}", pair[1])
+    return call, _float(f"the first value of {call}", pair[0], exact), \
+        _float(f"the second value of {call}", pair[1], exact)
 
 
-def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True):
+def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
-    v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled))
+    v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
         raise Fail(f"{call} returned {show(v)}, exactly 1/n_keys: that is the average weight (the weights "
                    f"of a softmax sum to 1). Take the largest weight of each trial, then average those")
@@ -112,10 +118,10 @@ def _fail(sub, message, catalogue):
 # ------------------------------------------------------------------ public checks
 @check("returns Python floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
 def returns_floats(sub, ref):
-    call, a, b = _variances(sub, 8, 1000, 0)
+    call, a, b = _variances(sub, 8, 1000, 0, exact=True)
     expect(a > 0 and b > 0, f"{call} returned {show((a, b))}; a variance of random scores is positive")
     for scaled in (True, False):
-        call, v = _top(sub, 8, 5, 500, 0, scaled)
+        call, v = _top(sub, 8, 5, 500, 0, scaled, exact=True)
         expect(1 / 5 < v <= 1, f"{call} returned {show(v)}; the largest of 5 softmax weights lies between "
                                f"1/5 and 1, and so does its average")
 

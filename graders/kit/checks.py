@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
-from ..sandbox.wire import Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
+from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 

@@ -170,8 +170,34 @@ def _decode_array(meta):
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:
         raise ProtocolError(f"bad array: {exc}") from None
     if scalar:
-        return arr.item()
+        return numpy_scalar(arr.item(), dt.name)
     return arr
+
+
+class NumpyScalar:
+    """A NumPy scalar as the parent sees it: a Python number that remembers its NumPy type
+    (``dtype``), so a check can tell np.float32(0.5) from the Python float 0.5 the contract
+    may promise. It compares, hashes, prints and computes as the number it holds."""
+
+    dtype = ""
+
+
+class NumpyFloat(NumpyScalar, float):
+    pass
+
+
+class NumpyInt(NumpyScalar, int):
+    pass
+
+
+def numpy_scalar(value, dtype: str):
+    """``value`` (from ndarray.item()) marked as a NumPy scalar of ``dtype``; a bool stays a bool."""
+    cls = NumpyFloat if type(value) is float else NumpyInt if type(value) is int else None
+    if cls is None:
+        return value
+    marked = cls(value)
+    marked.dtype = dtype
+    return marked
 
 
 def changed(args, kwargs, after) -> list:
