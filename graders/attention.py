@@ -170,11 +170,15 @@ def masked_exactly_zero(sub, ref):
         y, a, call = _attend(sub, q, k, v, mask)
         if np.any(a[~mask] != 0.0):
             _fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
-                       f"must be exactly 0 (a masked score is -inf, or a very large negative number, before the "
-                       f"softmax).")
+                       f"must be exactly 0, however low the allowed scores are.")
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
     _for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
+    # allowed scores of -1e300 and below: far under any finite number put in place of -inf (-1e9, -1e30);
+    # then a masked score far above the allowed ones: masking after the softmax, or adding -1e9, gives it weight
+    for q, k, mask, kind in (([[-1e150]], [[1e150], [1.5e150], [3e150]], [[True, True, False]], "padding"),
+                             ([[1e150]], [[1e150], [-1e150], [-2e150]], [[False, True, True]], "random")):
+        prop((np.array(q), np.array(k), np.eye(3), np.array(mask), kind))
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=ALL)

@@ -1,4 +1,6 @@
-"""Correct: additive -1e9 bias for the mask (as in many codebases), softmax via logsumexp."""
+"""Mistake: the mask adds a -1e9 bias to the scores (as many codebases do) instead of making them
+-inf: a masked score far above the allowed ones keeps its weight."""
+# diagnosis: none
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Correct: one query at a time with plain loops, masking with -1e9 instead of -inf."""
+"""Correct: one query at a time with plain loops; a masked score is -inf, and math.exp(-inf) is 0."""
 import math
 
 import numpy as np
@@ -28,7 +28,7 @@ def attention(Q, K, V, mask=None):
         for j in range(n_k):
             s = sum(Q[i, t] * K[j, t] for t in range(d_k)) / math.sqrt(d_k)
             if mask is not None and not mask[i, j]:
-                s = -1e9
+                s = -math.inf
             scores.append(s)
         top = max(scores)
         w = [math.exp(s - top) for s in scores]

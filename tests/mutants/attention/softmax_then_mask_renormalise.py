@@ -1,4 +1,7 @@
-"""Correct: softmax first, then zero the masked weights AND renormalise each row (same result)."""
+"""Mistake: softmax first, then zero the masked weights and renormalise each row. The same as
+masking first, until a masked score is far above the allowed ones: their weights are then 0 / 0."""
+# diagnosis: none
+# lesson: masking after the softmax
 import numpy as np
 
 
