@@ -176,8 +176,23 @@ def scaling_lowers(sub, ref):
                              f"(def mean_top_weight(d_k, n_keys, trials, rng, scaled=True))")
 
 
-@check("each trial draws a fresh query and key", 0.5, uses=("dot_variances",))
+@check("each trial draws a fresh query and key", 0.5, uses=("dot_variances", "mean_top_weight"))
 def fresh_draws(sub, ref):
+    _fresh_variances(sub)
+    # mean_top_weight at d_k = 1: the top weight of a trial has a standard deviation of about 0.165 (a
+    # simulation of 400,000 trials), so over n trials the estimates of 8 seeds lie within 2 * 5 * 0.2 / √n
+    # of each other; one query, or one set of keys, reused for every trial spreads them about 0.15 apart
+    n = 8000
+    est = {seed: _top(sub, 1, 10, n, seed, scaled=False, strict=False)[1] for seed in range(60, 68)}
+    lo, hi = min(est, key=est.get), max(est, key=est.get)
+    expect(est[hi] - est[lo] <= 2 * 5 * 0.2 / math.sqrt(n),
+           f"{call_text('mean_top_weight', 1, 10, n, Rng(lo), scaled=False)} gave {show(est[lo])} but "
+           f"{call_text('mean_top_weight', 1, 10, n, Rng(hi), scaled=False)} gave {show(est[hi])}: over {n} "
+           f"trials the estimate should vary far less between seeds (its standard error is below 0.2 / √trials). "
+           f"Does every trial draw a fresh query and fresh keys, not one of them reused for all?")
+
+
+def _fresh_variances(sub):
     d_k, n = 16, 5000
     est = {seed: _variances(sub, d_k, n, seed)[1] for seed in range(20, 26)}
     lo, hi = min(est, key=est.get), max(est, key=est.get)
