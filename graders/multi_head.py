@@ -247,10 +247,14 @@ def heads_scale_by_own_width(sub, ref):
             xs, blocks = np.hstack([x[:, :dk], np.zeros((len(x), d - dk))]), [w[:dk, :dk] for w in (wq, wk, wv)]
             tiled = [np.vstack([np.tile(b, h), np.zeros((d - dk, d))]) for b in blocks]
             y, one = _mha(sub, xs, *tiled, np.eye(d), h, mask), _mha(sub, x[:, :dk], *blocks, np.eye(dk), 1, mask)
-            if not _same(y, np.tile(one, h)):
+            # what each copy gives if it divides by √d_model: the single head with W_q / √h (its own
+            # scaling was checked above). Any other difference is not about scaling; other checks name it.
+            wide = _mha(sub, x[:, :dk], blocks[0] / np.sqrt(h), *blocks[1:], np.eye(dk), 1, mask)
+            if not _same(y, np.tile(one, h)) and _same(y, np.tile(wide, h)):
                 _fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = {dk}, and "
                            f"with that single head alone (n_heads=1, d_model = {dk}); each copy should give the "
-                           f"single head's output {show(one)}, but got {show(y)}.")
+                           f"single head's output {show(one)}, but got {show(y)}: what dividing by √d_model = "
+                           f"√{d} instead of √d_k = √{dk} gives.")
 
     for_all(mha_cases(), prop, max_examples=25)
 

@@ -1,5 +1,6 @@
 """Mistake: head h takes every n_heads-th column (h::n_heads) instead of a contiguous block."""
 # diagnosis: interleaved columns
+# never: each copy should give the single head's output
 # lesson: heads interleaved or concatenated in the wrong order
 import numpy as np
 

@@ -1,5 +1,6 @@
 """Mistake: splits heads with reshape(N, d_k, n_heads), so head h gets columns h::n_heads (and puts them back there)."""
 # diagnosis: interleaved columns
+# never: each copy should give the single head's output
 # lesson: heads interleaved or concatenated in the wrong order
 import numpy as np
 

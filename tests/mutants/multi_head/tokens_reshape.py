@@ -1,5 +1,6 @@
 """Mistake: reshapes (N, d_model) straight to (n_heads, N, d_k), which splits the tokens, not the columns."""
 # diagnosis: splits the rows (tokens) between heads
+# never: each copy should give the single head's output
 import numpy as np
 
 
