@@ -28,7 +28,7 @@ def attention(Q, K, V, mask=None):
         for j in range(n_k):
             s = sum(Q[i, t] * K[j, t] for t in range(d_k)) / math.sqrt(d_k)
             if mask is not None and not mask[i, j]:
-                s = -1e9
+                s = -math.inf
             scores.append(s)
         top = max(scores)
         w = [math.exp(s - top) for s in scores]

@@ -15,7 +15,7 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, mask=None):
     q, k, v = ((X @ W).reshape(N, n_heads, d_k) for W in (W_q, W_k, W_v))  # (N, H, d_k)
     s = np.einsum("ihd,jhd->hij", q, k) / np.sqrt(d_k)  # (H, N, N)
     if mask is not None:
-        s = np.where(mask[None], s, -1e9)
+        s = np.where(mask[None], s, -np.inf)
     att = _softmax(s)
     y = np.einsum("hij,jhd->ihd", att, v).reshape(N, d_model)  # heads side by side, head 0 first
     return y @ W_o
@@ -24,6 +24,6 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads, mask=None):
 def cross_attention(X_dec, X_enc, W_q, W_k, W_v, mask=None):
     s = np.einsum("ik,jk->ij", X_dec @ W_q, X_enc @ W_k) / np.sqrt(W_q.shape[1])
     if mask is not None:
-        s = np.where(mask, s, -1e9)
+        s = np.where(mask, s, -np.inf)
     att = _softmax(s)
     return att @ (X_enc @ W_v), att
