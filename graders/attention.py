@@ -3,7 +3,7 @@
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, as_array, as_bool_array, call_text, check, expect,
+from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, as_bool_array, call_text, check, expect,
                          expect_tuple, show)
 from .kit.models import attend
 from .kit.props import for_all
@@ -15,6 +15,11 @@ SHRINK_CALLS = 40  # tries to simplify a counterexample before reporting the sim
 ALL = ("attention",)
 X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TRI3 = np.tril(np.ones((3, 3), dtype=bool))
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+SWAPPED = advice("return (Y, A), the output first, then the weights")
+OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum score before np.exp (it does "
+                  "not change the softmax).")
+IN_PLACE = advice("work on new arrays (q / s makes a new array, q /= s changes the caller's)")
 
 
 # ------------------------------------------------------------------ known mistakes
@@ -104,11 +109,11 @@ def _attend(sub, q, k, v, mask=None):
     shapes = tuple(getattr(x, "shape", None) for x in out)
     if shapes != (y_shape, a_shape) and shapes == (a_shape, y_shape):
         raise Fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
-                   f"Y: return (Y, A), the output first, then the weights")
+                   f"Y, in that order: {SWAPPED}")
     a = as_array(f"{call}: A (the second value)", out[1], shape=a_shape, finite=False)
     if mask is not None and np.isnan(a).any():
-        _fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a True "
-                   f"(NaN comes from -inf - (-inf) or 0 / 0: mask the scores, then take the softmax of each row).")
+        _fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a True: "
+                   f"each row of A should be a probability distribution over the keys it may see.")
     a = as_array(f"{call}: A (the second value)", a, shape=a_shape)
     return as_array(f"{call}: Y (the first value)", out[0], shape=y_shape), a, call
 
@@ -287,8 +292,7 @@ def large_scores_finite(sub, ref):
         a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
         if not np.all(np.isfinite(a)):
             CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, which is "
-                                f"not finite.", "np.exp overflows to inf beyond about 709: subtract each row's "
-                                                "maximum score before np.exp (it does not change the softmax).")
+                                f"not finite.", OVERFLOW)
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
             _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum to "
                        f"{show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
@@ -302,5 +306,4 @@ def inputs_unchanged(sub, ref):
                  (q[:2], X3, V3, np.array([[False, True, True], [True, False, False]]))):
         _, changed = sub.call_full("attention", *args)
         names = ", ".join(("Q", "K", "V", "mask")[i] for i in changed)
-        expect(not changed, f"{call_text('attention', *args)} modified {names} in place; work on new arrays "
-                            f"(q / s makes a new array, q /= s changes the caller's)")
+        expect(not changed, f"{call_text('attention', *args)} modified {names} in place; {IN_PLACE}")

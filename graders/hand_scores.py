@@ -16,11 +16,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import Fail, Mistake, SympyText, check, expect_tuple
+from .kit.checks import Fail, Mistake, SympyText, advice, check, expect_tuple
 from .kit.exact import time_limit, TimeUp, compare, to_expr
 from .kit.lazy import module
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+TUPLE_OF_MATRIX = advice("return a tuple of two values, e.g. tuple(M)")
+OUTPUT_RIGHT = advice("Your output is right, so the problem is in your weights.")
 
 FUNCS = ("scaled_scores", "attention_weights", "attention_output")
 SUB = ("₁", "₂")
@@ -43,7 +46,7 @@ def _pair(sub, func):
         if isinstance(expr, sp.Tuple) and len(expr) == 2:
             return tuple(sp.srepr(e) for e in expr)
     if "Matrix" in getattr(out, "cls", "") or "Matrix" in getattr(out, "reason", ""):
-        raise Fail(f"{func}() returned a SymPy Matrix; return a tuple of two values, e.g. tuple(M)")
+        raise Fail(f"{func}() returned a SymPy Matrix; {TUPLE_OF_MATRIX}")
     if isinstance(out, np.ndarray) and out.shape == (2,):
         return tuple(out.tolist())
     return expect_tuple(f"{func}()", 2, out)
@@ -161,8 +164,7 @@ def weights_sum_to_one(sub, ref):
         raise Fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
                    f"it is left for a person to check", 0.0, "undecided")
     z = _num(total) or complex("nan")
-    raise Fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}"
-               + ("; softmax divides each exponential by their sum" if abs(z) > 1 + 1e-9 else ""))
+    raise Fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
 
 
 @check("the weights are the softmax of your scores", 0.5, uses=("scaled_scores", "attention_weights"))
@@ -186,7 +188,7 @@ def output_is_weighted_values(sub, ref):
     if _close(y[0], 4 * a[0]) and _close(y[1], 4 * a[1]):
         return
     if all(digest("attention_output", i, e) == DIGESTS["attention_output", i] for i, e in enumerate(y)):
-        hint = " Your output is right, so the problem is in your weights."
+        hint = f" {OUTPUT_RIGHT}"
     else:
         hint = _hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
                          (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))

@@ -4,7 +4,8 @@ reference is checked in graders/hidden/multi_head.py."""
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import Catalogue, Fail, Mistake, Raised, as_array, call_text, check, expect, expect_tuple, show
+from .kit.checks import (Catalogue, Fail, Mistake, Raised, advice, as_array, call_text, check, expect, expect_tuple,
+                         show)
 from .kit.models import attend, heads
 from .kit.props import for_all
 from .kit.raises import advise, expect_raises
@@ -12,6 +13,10 @@ from .kit.strategies import causal_cases, cross_cases, mha_cases, permutations
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum before np.exp (it does not "
+                  "change the softmax).")
+IN_PLACE = advice("leave the caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")
 
 
 # ------------------------------------------------------------------ known mistakes
@@ -111,9 +116,10 @@ def _mha_shape(sub, call, out, x, h):
     try:
         return as_array(f"the result of {call}", out, shape=(n, d))
     except Fail as exc:
-        what = (" It has one head's width: concatenate all heads along the columns, then multiply by W_o."
-                if shape == (n, d // h) and h > 1 else " The heads are still stacked: concatenate them side by side "
-                "(head 0 first), then multiply by W_o." if shape == (h, n, d // h) else "")
+        what = (f" That is one head's width, d_model / n_heads = {d // h}, where the heads side by side (then times "
+                f"W_o) make d_model = {d} columns." if shape == (n, d // h) and h > 1 else
+                f" That is (n_heads, N, d_k): one block per head, where the heads side by side (then times W_o) make "
+                f"one (N, d_model) array." if shape == (h, n, d // h) else "")
         raise Fail(exc.message + what + MHA_CATALOGUE.hint(sub)) from None
 
 
@@ -282,8 +288,8 @@ def cross_structure(sub, ref):
             _fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
                        f"{show(a.sum(axis=1))}.", CROSS_CATALOGUE)
         if mask is not None and np.any(a[~mask] != 0.0):
-            _fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be exactly 0 "
-                       f"(scores -inf before the softmax).", CROSS_CATALOGUE)
+            _fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be exactly 0.",
+                  CROSS_CATALOGUE)
         if not _same(y, a @ (xe @ wv)):
             _fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, with V = X_enc @ "
                        f"W_v = {show(xe @ wv)}.", CROSS_CATALOGUE)
@@ -318,8 +324,7 @@ def defaults_and_large_scores(sub, ref):
         if not np.all(np.isfinite(a)):
             (MHA_CATALOGUE if func == MHA else CROSS_CATALOGUE).fail(
                 sub, f"called {call_text(func, *args)}, where the scores reach the thousands; got {show(a)}, which "
-                     f"is not finite.", "np.exp overflows to inf beyond about 709: subtract each row's maximum "
-                                        "before np.exp (it does not change the softmax).")
+                     f"is not finite.", OVERFLOW)
     y, y2 = _mha(sub, x, *ws, 2), _mha(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
     if not _same(y, y2):
         _fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, {show(y2)}: "
@@ -339,5 +344,4 @@ def inputs_unchanged(sub, ref):
             (CROSS, (x, x[:2] + 1, *ws[:3], np.ones((3, 2), bool)), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask")),
             (CROSS, (x[:2], x + 1, *ws[:3], ASYM4[:2, :3]), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask"))):
         _, changed = sub.call_full(func, *args)
-        expect(not changed, f"{func}(...) modified {', '.join(names[i] for i in changed)} in place; leave the "
-                            f"caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")
+        expect(not changed, f"{func}(...) modified {', '.join(names[i] for i in changed)} in place; {IN_PLACE}")

@@ -24,8 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, call_text, check, expect, expect_tuple,
-                         show)
+from .kit.checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, advice, call_text, check, expect,
+                         expect_tuple, show)
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -34,9 +34,19 @@ FIGURES = {
     (16, False): (0.7275, 0.0005), (64, False): (0.8646, 0.0005), (256, False): (0.9326, 0.0005),
     (16, True): (0.318, 0.0025), (64, True): (0.3192, 0.0005), (256, True): (0.318, 0.0025),
 }
-GLOBAL_STATE = ("draw every random number from the rng argument (rng.standard_normal); "
-                "np.random.randn, np.random.normal and friends use NumPy's global state, "
-                "which the seed does not control")
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+GLOBAL_STATE = advice("draw every random number from the rng argument (rng.standard_normal); np.random.randn, "
+                      "np.random.normal and friends use NumPy's global state (the random module its own), "
+                      "which the seed does not control")
+OWN_GENERATOR = advice("so its random numbers come from elsewhere: use the rng you are given, not a generator of "
+                       "your own")
+DRAWS_UNUSED = advice("the draws differ from seed to seed but your result does not: it does not depend on them here")
+MEAN_WEIGHT = advice("that is the average weight (the weights of a softmax sum to 1). Take the largest weight of "
+                     "each trial, then average those")
+WRAP = advice("(wrap the result in float(...))")
+RETURN_FLOAT = advice("return float(...) of it")
+OVERFLOW = advice("np.exp overflows to inf beyond about 709. Subtract each trial's largest score before np.exp (it "
+                  "does not change the softmax)")
 
 
 @lru_cache(maxsize=None)
@@ -81,11 +91,11 @@ def _float(name, value, exact=False):
     """A student's number as a Python float; ``exact``: a NumPy scalar (np.float32, np.float64),
     which the contract does not promise, fails too (only the check named for it says so)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise Fail(f"{name} should be a Python float; got {show(value)}"
-                   + (" (wrap the result in float(...))" if isinstance(value, np.ndarray) else ""))
+        one = isinstance(value, np.ndarray) and value.size == 1  # float(...) of it is the number
+        raise Fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
     if exact and isinstance(value, NumpyScalar):
         raise Fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
-                   f"function promises: return float(...) of it")
+                   f"function promises: {RETURN_FLOAT}")
     expect(math.isfinite(value), f"{name} is {value!r}; it should be a finite number")
     return float(value)
 
@@ -101,9 +111,13 @@ def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
     v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
-        raise Fail(f"{call} returned {show(v)}, exactly 1/n_keys: that is the average weight (the weights "
-                   f"of a softmax sum to 1). Take the largest weight of each trial, then average those")
+        raise Fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
     return call, v
+
+
+def _same(a, b) -> bool:
+    """The same answer, NaN included: a student's answer compared with another of its own (floats, tuples)."""
+    return repr(a) == repr(b)
 
 
 def _var_tol(d_k, trials=VAR_TRIALS):
@@ -138,21 +152,23 @@ def rng_discipline(sub, ref):
         first, again = sub.call(name, *args, Rng(7)), sub.call(name, **named)
         other = sub.call(name, *args, Rng(8))
         same = call_text(name, *args, Rng(7))
-        expect(first == again, f"{same} gave {show(first)}, but the same call written with keywords, "
-                               f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same "
-                               f"result; {GLOBAL_STATE}")
+        if not _same(first, again):
+            repeat = sub.call(name, *args, Rng(7))  # the worker reseeds the global states from each call's text,
+            why = f"; {GLOBAL_STATE}" if _same(repeat, first) else (  # so it answers the same call alike
+                f". Made again, {same} gave {show(repeat)}.")
+            raise Fail(f"{same} gave {show(first)}, but the same call written with keywords, "
+                       f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
         if first != other or mean_weight:
             varied.add(name)
             continue
         if name in varied:  # the seed mattered with more trials: the rng is used, these draws are lost
-            why = (f" With {args[-1]} trial{'s' if args[-1] > 1 else ''}, the draws differ from seed to seed but "
-                   f"your result does not: it does not depend on them here.")
-        elif sub.call(name, *args[:-1], args[-1] + 1, Rng(7)) != first:  # it draws, but not from rng
-            why = (f" Your result changes with the number of trials but not with the seed, so its random "
-                   f"numbers come from elsewhere: use the rng you are given, not a generator of your own.")
+            why = f" With {args[-1]} trial{'s' if args[-1] > 1 else ''}, {DRAWS_UNUSED}."
+        elif not _same(more := sub.call(name, *args[:-1], args[-1] + 1, Rng(7)), first):  # draws, not from rng
+            why = f" Your result changes with the number of trials ({show(more)} with {args[-1] + 1}) but not with " \
+                  f"the seed, {OWN_GENERATOR}."
         else:
-            why = " Your result is the same for any seed and number of trials: it does not depend on the draws."
+            why = f" With {args[-1] + 1} trials it gave {show(more)} too."
         raise Fail(f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must "
                    f"give different results.{why}")
 
@@ -161,8 +177,9 @@ def rng_discipline(sub, ref):
        uses=("dot_variances", "mean_top_weight"))
 def scaling_lowers(sub, ref):
     call, a, b = _variances(sub, 16, 2000, 3)
-    expect(a > b, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
-                  f"second (q·k divided by sqrt(d_k)); are the two swapped?")
+    if not a > b:
+        _fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
+                   f"second (q·k divided by sqrt(d_k)).", DOT)
     call_u, u = _top(sub, 64, 10, 1000, 4, scaled=False)
     call_s, s = _top(sub, 64, 10, 1000, 4, scaled=True)
     if u == s:
@@ -188,8 +205,8 @@ def fresh_draws(sub, ref):
     expect(est[hi] - est[lo] <= 2 * 5 * 0.2 / math.sqrt(n),
            f"{call_text('mean_top_weight', 1, 10, n, Rng(lo), scaled=False)} gave {show(est[lo])} but "
            f"{call_text('mean_top_weight', 1, 10, n, Rng(hi), scaled=False)} gave {show(est[hi])}: over {n} "
-           f"trials the estimate should vary far less between seeds (its standard error is below 0.2 / √trials). "
-           f"Does every trial draw a fresh query and fresh keys, not one of them reused for all?")
+           f"trials the estimate should vary far less between seeds (its standard error is below 0.2 / √trials, "
+           f"with a fresh query and fresh keys in every trial)")
 
 
 def _fresh_variances(sub):
@@ -200,8 +217,8 @@ def _fresh_variances(sub):
     expect(est[hi] - est[lo] <= allowed,
            f"{call_text('dot_variances', d_k, n, Rng(lo))} gave {show(est[lo])} but "
            f"{call_text('dot_variances', d_k, n, Rng(hi))} gave {show(est[hi])}: over {n} trials the estimate "
-           f"should vary far less between seeds (sampling error about sqrt((2 d_k² + 6 d_k) / trials)). "
-           f"Does every trial draw a fresh query and a fresh key, not one query reused for all?")
+           f"should vary far less between seeds (sampling error about sqrt((2 d_k² + 6 d_k) / trials), with a fresh "
+           f"query and a fresh key in every trial)")
 
 
 @check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 1, uses=("dot_variances",))
@@ -232,8 +249,7 @@ def unscaled_large_dk_finite(sub, ref):
     call = call_text("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     v = sub.call("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     if isinstance(v, float) and not math.isfinite(v):
-        raise Fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and np.exp "
-                   f"overflows to inf beyond about 709. Subtract each trial's largest score before np.exp (it "
-                   f"does not change the softmax)")
+        raise Fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
+                   f"{OVERFLOW}")
     v = _float(call, v)
     expect(0.1 <= v <= 1, f"{call} returned {show(v)}; a mean top weight of 10 keys lies between 0.1 and 1")

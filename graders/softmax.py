@@ -3,11 +3,12 @@
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import Catalogue, Mistake, as_array, call_text, check, expect, show
+from .kit.checks import Catalogue, Mistake, advice, as_array, call_text, check, expect, show
 from .kit.props import for_all
 from .kit.strategies import array_and_axis, arrays_any_rank
 
 INF = np.inf
+IN_PLACE = advice("work on a copy (z - m makes a new array, z -= m or z[...] = ... does not)")  # on observation only
 
 
 # ------------------------------------------------------------------ known mistakes
@@ -165,5 +166,4 @@ def input_unchanged(sub, ref):
     masked = np.array([[1.0, -INF, 3.0], [-INF, -1.0, 5.0]])
     for arr, axis in ((z, -1), (z, 0), (masked, -1), (masked[None], 2), (np.array([1e4, -1e4]), 0)):
         _, changed = sub.call_full("softmax", arr, axis=axis)
-        expect(not changed, f"{call_text('softmax', arr, axis=axis)} modified z in place; work on a copy "
-                            f"(z - m makes a new array, z -= m or z[...] = ... does not)")
+        expect(not changed, f"{call_text('softmax', arr, axis=axis)} modified z in place; {IN_PLACE}")

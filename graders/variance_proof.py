@@ -109,8 +109,8 @@ def dot_variance_depends_on_dk(sub, ref):
     values = _values("dot_variance", expr)
     if d_k() not in expr.free_symbols or all(abs(v - values[0]) < 1e-9 for v in values):
         raise Fail(f"dot_variance(): you gave {sp.sstr(expr)}, which is the same for every d_k. Var(q·k) "
-                   f"changes with the size d_k, so give an expression in the symbol d_k that holds for every "
-                   f"d_k, not the value for one particular size")
+                   f"changes with the size d_k: an expression in the symbol d_k is expected, one that holds for "
+                   f"every d_k")
 
 
 @check("scaled_dot_variance does not depend on d_k", 0.5, uses=("scaled_dot_variance",))

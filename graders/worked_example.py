@@ -3,7 +3,7 @@
 import numpy as np
 
 from .kit.lazy import hnp, st
-from .kit.checks import (Catalogue, Fail, Mistake, as_array, call_text, check, expect, show)
+from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, show)
 from .kit.models import weights
 from .kit.props import for_all
 from .kit.raises import advise, expect_raises
@@ -45,6 +45,13 @@ PERCENT = Catalogue("softmax_percent", (
     _percent_mistake("np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest "
                      "score first (it does not change the softmax)", shift=False),
 ), read=lambda out: as_array("the result", out, finite=False))
+
+
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract the largest score before np.exp (it does not "
+                  "change the weights).")
+INTEGER_DIVISION = advice("use integer division (//) so the head size is an int")
+IN_PLACE = advice("work on a copy (raw / c makes a new array, raw /= c does not)")
 
 
 def _scaled(sub, raw, d_k):
@@ -126,9 +133,7 @@ def percent_large_scores(sub, ref):
         w = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
                      shape=raw.shape, finite=False)
         if not np.all(np.isfinite(w)):
-            PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.",
-                         "np.exp overflows to inf beyond about 709: subtract the largest score before np.exp "
-                         "(it does not change the weights).")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.", OVERFLOW)
         if not np.isclose(w.sum(), 100.0):
             _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
 
@@ -140,8 +145,9 @@ def head_dim_int(sub, ref):
         d_model = n_heads * size
         got = sub.call("head_dim", d_model, n_heads)
         call = call_text("head_dim", d_model, n_heads)
-        if isinstance(got, float):
-            raise Fail(f"{call} returned {got!r}, a float: use integer division (//) so the head size is an int")
+        if isinstance(got, float):  # the right size, as a float: what / gives where // was meant
+            raise Fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
+                                                              else "; head_dim returns an int"))
         expect(isinstance(got, int) and not isinstance(got, bool), f"{call} returned {show(got)}; return an int")
         expect(got * n_heads == d_model, f"{call} returned {got}: {n_heads} heads of size {got} do not "
                                          f"make up d_model = {d_model}")
@@ -162,5 +168,4 @@ def input_unchanged(sub, ref):
     raw = np.array([1.5, -2.0, 0.5])
     for func, kwargs in (("scale_scores", {}), ("softmax_percent", {}), ("softmax_percent", {"scaled": False})):
         _, changed = sub.call_full(func, raw, 16, **kwargs)
-        expect(not changed, f"{call_text(func, raw, 16, **kwargs)} modified raw in place; work on a copy "
-                            f"(raw / c makes a new array, raw /= c does not)")
+        expect(not changed, f"{call_text(func, raw, 16, **kwargs)} modified raw in place; {IN_PLACE}")

@@ -4,9 +4,11 @@ its stub, its mutants (realistic wrong answers) and its correct alternatives.
 Every mutant file declares what its feedback must say, in lines at its top:
 
 * ``# diagnosis: <words>`` (one or more lines): the feedback contains those words,
-  and every hint it gives ("It looks like ...", graders/kit/checks.py) contains one
-  of them; ``# diagnosis: none``: the feedback gives no hint at all. So a hint
-  naming a mistake the student did not make fails the test.
+  and every hint it gives ("It looks like ...", graders/kit/checks.py) and every
+  piece of fixed advice (a cause or a fix a check states on its own observation,
+  registered with ``advice()`` there) contains one of them; ``# diagnosis: none``:
+  the feedback gives neither. So a hint naming a mistake the student did not make,
+  or advice a check gives whenever it fails, fails the test.
 * ``# lesson: <mistake>``, for a mistake on the course's list of headline
   mistakes (LESSON_MISTAKES): the public checks alone take points off, since
   they are what students see before the deadline; ``# public: cannot, <why>``
@@ -15,6 +17,7 @@ Every mutant file declares what its feedback must say, in lines at its top:
   mutant's answers supports it (a check once gave it whenever it failed).
 """
 
+import ast
 import re
 from pathlib import Path
 
@@ -22,7 +25,7 @@ import pytest
 
 from graders import registry
 from graders.grading.engine import ROOT, checks_of, grade_file
-from graders.kit.checks import HINTS
+from graders.kit.checks import ADVICE, HINTS
 
 # The mistakes the lessons are about (issue 10): each must cost public points in its exercise.
 LESSON_MISTAKES = (
@@ -92,16 +95,45 @@ def _declared(path, key):
 
 
 def wrong_hints(text: str, declared: list) -> list:
-    """The hints in ``text`` that name none of the ``declared`` words, and any guessing
-    ("looks like", "seems") outside a hint of the graders'."""
-    allowed = [h for h in HINTS if any(d in h for d in declared)]
+    """The hints and the registered advice in ``text`` that contain none of the ``declared`` words,
+    and any guessing ("looks like", "seems") outside a hint of the graders'."""
+    said = HINTS | ADVICE
+    allowed = [h for h in said if any(d in h for d in declared)]
     rest = text
     for h in sorted(allowed, key=len, reverse=True):
         rest = rest.replace(h, "")
-    wrong = [h for h in HINTS if h in rest]
+    wrong = [h for h in sorted(said, key=len, reverse=True) if h in rest]
     for h in wrong:
         rest = rest.replace(h, "")
     return wrong + [rest[max(0, m.start() - 60): m.end() + 60] for m in GUESSING.finditer(rest)]
+
+
+def test_undeclared_advice_counts_as_a_wrong_hint():
+    """Advice registered with ``advice()`` in a mutant's feedback fails the test unless the mutant declares it."""
+    from graders import saturation
+
+    text = f"f(7) gave 1.5, but f(rng=7) gave 2.5: the same seed must give the same result; {saturation.GLOBAL_STATE}"
+    assert wrong_hints(text, []) == [saturation.GLOBAL_STATE]
+    assert wrong_hints(text, ["the same seed"]) == [saturation.GLOBAL_STATE]  # words of the observation only
+    assert wrong_hints(text, ["NumPy's global state"]) == []
+
+
+def _message_texts(path):
+    """The text of every string literal in a grader file, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docs]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_feedback_asks_no_questions(slug):
+    """A question about the student's code ("are the two swapped?", "did you ...?") states a cause that
+    nothing confirmed: a check says what it observed and what was expected (issue 21)."""
+    for path in (ROOT / "graders" / f"{slug}.py", ROOT / "graders" / "hidden" / f"{slug}.py"):
+        asked = [t for t in _message_texts(path) if "?" in t or re.search(r"\bdid you\b", t, re.I)]
+        assert not asked, f"{path.name}: {asked}"
 
 
 @pytest.mark.parametrize("path", MUTANTS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -133,6 +133,15 @@ def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, r
 
 # ------------------------------------------------------------------ diagnoses
 HINTS: set = set()  # the text of every hint a grader can give ("It looks like ..."), for the tests
+ADVICE: set = set()  # the text of every fixed cause or fix a check states on its own observation, for the tests
+
+
+def advice(text: str) -> str:
+    """``text``, a cause or a fix stated without a Catalogue's probes, registered for the tests. A
+    check gives it only where its own observation confirms it (the result *was* infinite, the input
+    *was* modified), and a mutant whose feedback carries it must declare it (tests/test_graders.py)."""
+    ADVICE.add(text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -212,8 +221,8 @@ class Catalogue:
 
     def fail(self, sub, message: str, advice: str = ""):
         """Fail with ``message`` and the hint of the mistake the probes identify; without one, with
-        ``advice``, which only the check's own observation may justify (the result *was* infinite),
-        never the check's title alone. The hint and the advice are never both given."""
+        ``advice`` (registered with ``advice()``), which only the check's own observation may justify
+        (the result *was* infinite), never the check's title alone. The hint and the advice are never both given."""
         raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")))
 
     def same(self, a, b) -> bool:

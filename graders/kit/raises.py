@@ -16,7 +16,9 @@ import tokenize
 
 import numpy as np
 
-from .checks import Fail, Raised, show
+from .checks import Fail, Raised, advice, show
+
+NOT_RAISED_HERE = advice("the error came from a call that line makes, not from a raise statement of yours")
 
 
 def expect_raises(sub, func: str, args, *, exception: str, reason: str, test: str, call: str) -> str:
@@ -38,9 +40,9 @@ def expect_raises(sub, func: str, args, *, exception: str, reason: str, test: st
                        f"instead: {reason}") from None
         if not where or raise_statement(exc.info["where"]):
             return ""
-        return (f"{call} raised {exc.type_name} ({msg}){where}\nThat counts. A tip: the error came from a call "
-                f"that line makes, not from a raise statement of yours; test whether {test} first and raise "
-                f"{exception} with a message of your own ({reason}): it tells the caller plainly what is wrong.")
+        return (f"{call} raised {exc.type_name} ({msg}){where}\nThat counts. A tip: {NOT_RAISED_HERE}; test "
+                f"whether {test} first and raise {exception} with a message of your own ({reason}): it tells the "
+                f"caller plainly what is wrong.")
     what = f"an array of shape {got.shape}" if isinstance(got, np.ndarray) else show(got)
     raise Fail(f"{call} returned {what} instead of raising {exception}: {reason}, and carrying on "
                f"silently would drop or invent dimensions")

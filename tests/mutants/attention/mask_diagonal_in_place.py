@@ -1,5 +1,6 @@
 """Mistake: "makes sure no row is empty" by setting the mask's diagonal True in the caller's array."""
 # diagnosis: modified mask in place
+# diagnosis: work on new arrays
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: scales Q in place (Q /= sqrt(d_k)), changing the caller's array."""
 # diagnosis: modified Q in place
+# diagnosis: work on new arrays
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: writes the weights in the wrong order, (a₂, a₁)."""
 # diagnosis: a₁ and a₂ are swapped
+# diagnosis: so the problem is in your weights
 import sympy
 
 

@@ -1,5 +1,6 @@
 """Mistake: folds the 1/sqrt(d_k) scaling into W_q with /=, changing the caller's W_q."""
 # diagnosis: modified W_q in place
+# diagnosis: leave the caller's arrays alone
 import numpy as np
 
 

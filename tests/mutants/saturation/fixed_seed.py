@@ -1,5 +1,6 @@
 """Mistake: makes its own generator with a fixed seed "for reproducibility", ignoring rng."""
 # diagnosis: different seeds must give different results
+# diagnosis: not a generator of your own
 # lesson: an rng ignored or only partly used
 import numpy as np
 

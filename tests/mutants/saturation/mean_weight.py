@@ -1,5 +1,6 @@
 """Mistake: averages all the softmax weights instead of the largest one of each trial."""
 # diagnosis: exactly 1/n_keys
+# diagnosis: Take the largest weight of each trial
 import numpy as np
 
 

@@ -2,6 +2,7 @@
 
 The numbers are right, so only the check named for the types takes points off."""
 # diagnosis: not the Python float the function promises
+# diagnosis: return float(...) of it
 import numpy as np
 
 

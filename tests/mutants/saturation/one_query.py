@@ -1,5 +1,5 @@
 """Mistake: draws one query and reuses it for every trial, so the variance is that of q·k over keys."""
-# diagnosis: Does every trial draw a fresh query and a fresh key
+# diagnosis: should vary far less between seeds
 import numpy as np
 
 

@@ -1,5 +1,5 @@
 """Mistake: mean_top_weight draws one query and reuses it for every trial (dot_variances is right)."""
-# diagnosis: Does every trial draw a fresh query and fresh keys
+# diagnosis: should vary far less between seeds
 import numpy as np
 
 

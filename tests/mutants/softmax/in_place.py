@@ -1,5 +1,6 @@
 """Mistake: subtracts the maximum in place, changing the caller's array."""
 # diagnosis: modified z in place
+# diagnosis: work on a copy
 import numpy as np
 
 

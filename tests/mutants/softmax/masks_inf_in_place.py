@@ -1,5 +1,6 @@
 """Mistake: swaps the -inf entries for a large negative number in the caller's array itself."""
 # diagnosis: modified z in place
+# diagnosis: work on a copy
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """Mistake: scale_scores divides raw in place, changing the caller's array."""
 # diagnosis: modified raw in place
+# diagnosis: work on a copy
 import numpy as np
 
 
