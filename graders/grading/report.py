@@ -22,7 +22,7 @@ import textwrap
 GREEN, RED, YELLOW, BOLD, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
 MARKS = {"passed": "✓", "partial": "◐", "undecided": "?", "error": "!", "failed": "✗"}
 MIN_WIDTH = 40
-PAGE_WIDTH = 100  # columns of text on a page: nbgrader's feedback shows 100 in a window 1280 px wide
+PAGE_WIDTH = 76  # columns of text on a page: nbgrader's feedback shows 77 in a window 800 px wide
 
 
 def _paint(text, code, color):
@@ -87,11 +87,13 @@ def wrap(text: str, indent: int, width, hang: int = 0) -> list:
 
 _ROW = re.compile(r"\[[^\[\]\n]{0,38}\]")  # an array's innermost row, short enough to keep whole
 _NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
+_NAMED = re.compile(r"(?<=\w) = (?=\[)")  # "got A = [[0.1, ...": never "got A" then "= [[0.1" below
 
 
 def _glued(text: str) -> str:
-    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") made unbreakable."""
-    return _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text)
+    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") and around the "=" that names
+    an array ("A = [[") made unbreakable."""
+    return _NAMED.sub(f"{_NBSP}={_NBSP}", _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text))
 
 
 def _unglued(lines: list) -> list:
