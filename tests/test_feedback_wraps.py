@@ -11,7 +11,7 @@ nbconvert: stream output in <pre>, which scrolls sideways rather than wrap),
 rendered with nbconvert as ``nbgrader generate_feedback`` and formgrader
 render them; tests/test_nbgrade.py runs the real ``generate_feedback``.
 Formgrader's own stylesheets come from its server and are missing here.
-""""""
+"""
 
 from __future__ import annotations
 
@@ -151,5 +151,5 @@ def test_the_page_never_scrolls_sideways_in_chromium(mutant_results, tmp_path, t
         f"f.src={json.dumps(page.as_uri())};</script></body>")
     done = _chromium(probe, tmp_path, "--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files")
     body = re.search(r"<body[^>]*>", done.stdout)
-    assert body and 'data-pres="4"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]  # text and value of 2 cells
+    assert body and 'data-pres="4"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]  # 2 texts, 2 values
     assert 'data-overflow="0"' in body.group() and 'data-page="0"' in body.group(), body.group()
