@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import html
 import json
 import os
 import re
@@ -78,6 +79,15 @@ def test_the_students_table_is_the_gradebook(report):
     assert tables.tables["students"] == book
     totals = [float(r[-1]) for r in book[1:]]
     assert f"mean total {sum(totals) / len(totals):.2f} of 66" in page
+
+
+def test_each_students_feedback_fits_the_page(report):
+    """Unwrapped, an array's rows stood hundreds of columns in and the diagnosis after it was off the page."""
+    _, _, page, _ = report
+    blocks = re.findall(r"<pre>(.*?)</pre>", page, re.S)
+    assert len(blocks) == STUDENTS and "It looks like" in "".join(blocks)
+    assert max(len(line) for b in blocks for line in html.unescape(b).splitlines()) <= 77
+    assert "white-space:pre-wrap" in page  # and in a window narrower than that, the browser wraps it
 
 
 def test_not_attempted_is_counted_apart_from_wrong(report):

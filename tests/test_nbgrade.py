@@ -8,8 +8,10 @@ once by the real ``nbgrader autograde`` (kernels) to compare.
 
 import csv
 import fcntl
+import html as htmllib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -252,6 +254,11 @@ def test_generate_feedback_shows_our_feedback(graded):
     assert proc.returncode == 0, proc.stderr
     html = (course / "feedback" / "mutant" / "part3_attention" / "softmax.html").read_text()
     assert "stays finite for entries as large as" in html and "overflows" in html
+    for slug in ("softmax", "attention"):  # the checks' text fits the page (77 columns at 800 px): no scroll bar
+        page = (course / "feedback" / "mutant" / "part3_attention" / f"{slug}.html").read_text()
+        texts = re.findall(r'output_stdout output_text">\s*<pre>(.*?)</pre>', page, re.S)
+        widths = [len(line) for t in texts for line in htmllib.unescape(re.sub(r"<[^>]+>", "", t)).splitlines()]
+        assert len(texts) == 2 and max(widths) <= 77, (slug, max(widths))
 
 
 def test_honest_scores_equal_nbgrader_autograde(graded, tmp_path):

@@ -44,6 +44,11 @@ def _kernel(*cells):
     return namespace
 
 
+def _said(out: str) -> str:
+    """What a check cell printed, its lines (wrapped to fit a page) joined again."""
+    return " ".join(out.split())
+
+
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -54,7 +59,7 @@ def folder(tmp_path, monkeypatch):
 def test_a_function_from_another_cell_earns_nothing_and_is_named(folder, capsys):
     _notebook(folder, STUB)
     points = public_checks("softmax", _kernel(STUB, SOLUTION))  # the answer cell, then a scratch cell
-    out = capsys.readouterr().out
+    out = _said(capsys.readouterr().out)
     assert points == 0.0
     assert "softmax in your kernel is not the softmax of your answer cell" in out
 
@@ -69,21 +74,21 @@ def test_a_leftover_definition_is_not_graded(folder, capsys):
     """The kernel still has softmax from an earlier run; the answer cell no longer defines it."""
     _notebook(folder, "import numpy as np\n")
     assert public_checks("softmax", _kernel(SOLUTION)) == 0.0
-    assert "softmax is defined in your kernel but not in the answer cell" in capsys.readouterr().out
+    assert "softmax is defined in your kernel but not in the answer cell" in _said(capsys.readouterr().out)
 
 
 def test_an_unsaved_edit_is_not_graded_and_the_note_says_save(folder, capsys):
     """What counts is the saved answer cell: grading the kernel's newer version would be a guess."""
     _notebook(folder, STUB)  # saved before the student wrote the body
     assert public_checks("softmax", _kernel(SOLUTION)) == 0.0
-    assert "save the notebook (Ctrl+S)" in capsys.readouterr().out
+    assert "save the notebook (Ctrl+S)" in _said(capsys.readouterr().out)
 
 
 def test_a_name_from_another_cell_is_named(folder, capsys):
     body = SOLUTION.replace("import numpy as np\n", "")
     _notebook(folder, body)
     assert public_checks("softmax", _kernel("import numpy as np\n", body)) == 0.0
-    assert "np is defined in another cell of your notebook, not in the answer cell" in capsys.readouterr().out
+    assert "np is defined in another cell of your notebook, not in the answer cell" in _said(capsys.readouterr().out)
 
 
 def test_the_notebook_the_kernel_runs_is_preferred(folder, monkeypatch, capsys):
@@ -111,7 +116,7 @@ def _run_in_a_kernel(folder, saved, run):
     km = KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[]))
     nbclient.NotebookClient(nb, km=km, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(folder)}}).execute()
-    return "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    return _said("".join(o.get("text", "") for o in nb.cells[-1].outputs))
 
 
 NOTE = "softmax in your kernel is not the softmax of your answer cell"

@@ -22,7 +22,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}table{border-collapse:collapse;margin:.5em 0}
 td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
-.na{background:#bbb}pre{background:#f8f8f8;padding:.8em;overflow-x:auto;font-size:13px}img{max-width:100%}
+.na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
 .muted{color:#777}.wide{overflow-x:auto}
 """
 SCRIPT = """
@@ -130,7 +130,7 @@ def render(klass: analysis.Class) -> str:
 
 
 def _students(klass: analysis.Class) -> str:
-    from ..grading.report import render_text
+    from ..grading.report import PAGE_WIDTH, render_text
     from ..grading.results import from_gradescope
 
     e = html.escape
@@ -140,7 +140,7 @@ def _students(klass: analysis.Class) -> str:
         cells = "".join(f"<td class=n>{s.scores[x.slug]:g}</td>" for x in klass.exercises)
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
                     f"<td class=n>{s.total:g}</td></tr>")
-        text = render_text(from_gradescope({"tests": s.tests}), color=False)
+        text = render_text(from_gradescope({"tests": s.tests}), color=False, width=PAGE_WIDTH)
         pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {s.total:g}/{klass.max_total:g}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."

@@ -27,7 +27,7 @@ from .nbsubmit import NotebookProblem, answer_source
 
 def split_points(results: dict) -> dict:
     """slug -> {"public": points, "hidden": points, "text": {"public": ..., "hidden": ...}} from results.json."""
-    from ..grading.report import render_text
+    from ..grading.report import PAGE_WIDTH, render_text
     from ..grading.results import from_gradescope
 
     per = {}
@@ -35,7 +35,7 @@ def split_points(results: dict) -> dict:
         for vis in ("public", "hidden"):
             part = type(r)(r.exercise, r.title, [c for c in r.checks if c.visibility == vis], r.problem, r.missing)
             per.setdefault(r.exercise, {"text": {}})[vis] = part.points
-            per[r.exercise]["text"][vis] = render_text([part], totals=False) if part.checks else ""
+            per[r.exercise]["text"][vis] = render_text([part], totals=False, width=PAGE_WIDTH) if part.checks else ""
     return per
 
 

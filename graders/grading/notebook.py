@@ -143,21 +143,24 @@ def _checks(slug, namespace, hidden):
         print(f"{kind} checks: pass globals() as the second argument")
         return 0.0
     from .engine import checks_of  # heavy (Hypothesis, SymPy): only once a test cell runs
-    from .report import render_text
+    from .report import PAGE_WIDTH, render_text, wrap
+
+    def say(text):  # a page, not a terminal: nbgrader's feedback and formgrader show these lines as they are
+        print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2)))
 
     answer = answer_of(slug, namespace, _silenced)
     result = grade_namespace(slug, answer.namespace, hidden=hidden, problem=answer.problem)
-    print(render_text([result], totals=False, width=None).rstrip())
+    print(render_text([result], totals=False, width=PAGE_WIDTH).rstrip())
     messages = [c.message for c in result.checks] + [answer.problem]
     for note in answer.notes + borrowed_names(messages, namespace, answer.namespace):
-        print(f"Note: {note}.")
+        say(f"Note: {note}.")
     uses = {u for fn in checks_of(slug) if fn.spec.hidden == hidden for u in fn.spec.uses}
     missing = sorted(uses - set(answer.namespace))
     if missing and answer.namespace is namespace:
-        print(f"Not defined: {', '.join(missing)}. Run the answer cell first; if it stopped with an "
-              f"error, what comes after the error was not defined.")
+        say(f"Not defined: {', '.join(missing)}. Run the answer cell first; if it stopped with an "
+            f"error, what comes after the error was not defined.")
     elif missing and not answer.problem:
-        print(f"Not defined in the answer cell: {', '.join(missing)}.")
+        say(f"Not defined in the answer cell: {', '.join(missing)}.")
     print(f"{kind.capitalize()} checks of {slug}: {result.points:g}/{result.max_points:g} points")
     return float(result.points)
 

@@ -5,8 +5,11 @@ a root cause shared by several checks (the same exception at the same line,
 the same missing function) is said once, with "and 7 more checks stopped at
 the same error"; long lines wrap at spaces to the terminal's width, never
 inside a number, with continuation lines aligned under the text they
-continue. Output that is not a terminal (a file, a notebook, a gradebook) is
-not wrapped, so it is the same on every machine.
+continue. Text shown on a page (a notebook's test cell, nbgrader's feedback
+and formgrader, the class report) is wrapped at PAGE_WIDTH, the same on every
+machine: unwrapped, an array's rows stood under a bracket 140-260 columns in
+and the diagnosis after it ("It looks like ...") was off the page. Other output
+that is not a terminal (a file, a pipe) is not wrapped.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import textwrap
 GREEN, RED, YELLOW, BOLD, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
 MARKS = {"passed": "✓", "partial": "◐", "undecided": "?", "error": "!", "failed": "✗"}
 MIN_WIDTH = 40
+PAGE_WIDTH = 76  # columns of text on a page: nbgrader's feedback shows 77 in a window 800 px wide
 
 
 def _paint(text, code, color):
@@ -83,11 +87,13 @@ def wrap(text: str, indent: int, width, hang: int = 0) -> list:
 
 _ROW = re.compile(r"\[[^\[\]\n]{0,38}\]")  # an array's innermost row, short enough to keep whole
 _NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
+_NAMED = re.compile(r"(?<=\w) = (?=\[)")  # "got A = [[0.1, ...": never "got A" then "= [[0.1" below
 
 
 def _glued(text: str) -> str:
-    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") made unbreakable."""
-    return _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text)
+    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") and around the "=" that names
+    an array ("A = [[") made unbreakable."""
+    return _NAMED.sub(f"{_NBSP}={_NBSP}", _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text))
 
 
 def _unglued(lines: list) -> list:
