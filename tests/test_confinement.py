@@ -4,9 +4,11 @@ exercise files. Each property is checked only where the sandbox says it is in fo
 
 import ctypes
 import hashlib
+import json
 import os
 import signal
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -211,6 +213,38 @@ def test_a_zygote_removes_its_cgroups_and_the_empty_ones_of_zygotes_that_died(tm
     assert [p.name for p in parent.glob(f"{cgroups.PREFIX}{pid}-*")]  # its own tree, while it runs
     zygote.close()
     assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*")) and not os.path.exists(f"/proc/{pid}")
+
+
+TREE_HOLDER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from graders.sandbox import cgroups
+tree, why = cgroups.Tree.open()
+print(json.dumps(tree and tree.sandbox(1, 64, 4) or why), flush=True)
+sys.stdin.readline()
+tree.close()
+"""
+
+
+def test_a_zygote_that_starts_leaves_the_tree_of_a_live_one_alone():
+    """Two graders at once (a class's batch beside a student's check): the second's sweep for
+    dead zygotes' trees must not take the first one's sandbox cgroup, made but not joined yet."""
+    holders = []
+    try:
+        for _ in range(2):
+            holders.append(subprocess.Popen([sys.executable, "-c", TREE_HOLDER, str(ROOT)], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, text=True))
+            made = json.loads(holders[-1].stdout.readline())
+            if isinstance(made, str):
+                pytest.skip(f"no cgroup here: {made}")
+            if len(holders) == 1:
+                first = made
+        assert [d for d in first if not os.path.isdir(d)] == []
+    finally:
+        for holder in holders:
+            holder.communicate("\n", timeout=30)
+    made = first + made  # the sandboxes' cgroups, then the trees that held them
+    assert [d for d in made + [os.path.dirname(d) for d in made] if os.path.exists(d)] == []
 
 
 def test_a_zygote_told_to_end_again_while_it_cleans_up_still_removes_its_cgroups(tmp_path):

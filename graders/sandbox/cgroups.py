@@ -10,10 +10,13 @@ cgroup v2 (memory.max, memory.swap.max, pids.max) where the zygote's cgroup
 hands the memory and pids controllers to its children; else cgroup v1 (this
 project's machines: memory.limit_in_bytes, memory.memsw.limit_in_bytes,
 pids.max in the memory and pids hierarchies). The zygote makes one folder of
-its own beside itself (``Tree``), named after its pid and start time, and one
+its own beside itself (``Tree``), named after its pid and start time, moves
+itself into a cgroup of that folder (``KEEPER``, without limits) and makes one
 cgroup in it per sandbox; it empties and removes each when the sandbox has
-ended, and all of them when it ends. When it starts it removes the empty
-folders that zygotes which died left behind, and never kills anything there.
+ended, and all of them when it ends. When it starts it removes the folders
+that zygotes which died left behind: those whose keeper holds no process.
+It never kills anything there, and never touches the tree of a zygote that
+lives, even the empty cgroup of a sandbox about to join it.
 """
 
 import os
@@ -21,6 +24,7 @@ import signal
 import time
 
 PREFIX = "attn-grade-"
+KEEPER = "zygote"  # the zygote's own cgroup in its tree: while it holds a process, the tree is in use
 
 
 def _read(path):
@@ -66,8 +70,8 @@ def _start_time(pid):
 class Tree:
     """The zygote's folder of sandbox cgroups (v1: one folder per controller)."""
 
-    def __init__(self, version, bases):
-        self.version, self.bases, self.pending = version, bases, []
+    def __init__(self, version, bases, homes=()):
+        self.version, self.bases, self.homes, self.pending = version, bases, list(homes), []
 
     @classmethod
     def open(cls):
@@ -86,22 +90,29 @@ class Tree:
             for parent in parents:
                 _sweep(parent)
             bases = [os.path.join(p, name) for p in parents]
-            for base in bases:
-                os.mkdir(base)
-            if version == 2:
-                _delegate(bases[0])
+            for attempt in range(3):
+                try:
+                    return cls._move_in(version, bases, parents), ""
+                except FileNotFoundError:  # swept by a zygote starting elsewhere before we moved in
+                    if attempt == 2:
+                        raise
         except OSError as exc:
             return None, f"no cgroup could be made ({exc.strerror or exc})"
-        return cls(version, bases), ""
+
+    @classmethod
+    def _move_in(cls, version, bases, homes):
+        """Make the tree and move this process into its keeper, which marks it as in use."""
+        for base in bases:
+            os.makedirs(os.path.join(base, KEEPER), exist_ok=True)
+            if version == 2:
+                _delegate(base)
+        join([os.path.join(base, KEEPER) for base in bases])
+        return cls(version, bases, homes)
 
     def sandbox(self, n, memory_mb, processes):
         """Make the cgroup of sandbox ``n``: its folders (one per hierarchy), limits set."""
         dirs = [os.path.join(base, f"sandbox-{n}") for base in self.bases]
-        for base, d in zip(self.bases, dirs):
-            if not os.path.isdir(base):  # swept while it was empty by a zygote starting elsewhere
-                os.mkdir(base)
-                if self.version == 2:
-                    _delegate(base)
+        for d in dirs:
             os.mkdir(d)
         mem, pids = (dirs[0], dirs[0]) if self.version == 2 else dirs
         if self.version == 2:
@@ -138,11 +149,17 @@ class Tree:
             self.pending = [d for d in self.pending if not _remove(d)]
             if self.pending:
                 time.sleep(0.02)
-        for base in self.bases:
+        for home in self.homes:  # back where we came from, so that the keeper can go
             try:
-                os.rmdir(base)
+                join([home])
             except OSError:
                 pass
+        for base in self.bases:
+            for d in (os.path.join(base, KEEPER), base):
+                try:
+                    os.rmdir(d)
+                except OSError:  # still in use: the next zygote to start removes it
+                    break
 
 
 def join(dirs):
@@ -192,15 +209,17 @@ def _delegate(path):
 
 
 def _sweep(parent):
-    """Remove the empty trees of zygotes that ended without removing theirs. Only folders: a
-    tree that holds a process is left alone, whoever it belongs to. Whether a zygote is alive
-    cannot be told from its pid (a grader in another PID namespace may share this tree), so
-    nothing of another's is ever killed; a live zygote whose empty tree went makes it again."""
+    """Remove the empty trees of zygotes that ended without removing theirs. Whether a zygote
+    is alive cannot be told from its pid (a grader in another PID namespace may share this
+    tree), but from its keeper: while the zygote is in it, it cannot be removed, and then the
+    tree is left alone. Only folders go: nothing of another's is ever killed."""
     for name in os.listdir(parent):
         if not name.startswith(PREFIX):
             continue
         base = os.path.join(parent, name)
         try:
+            if os.path.isdir(os.path.join(base, KEEPER)):
+                os.rmdir(os.path.join(base, KEEPER))  # refused while its zygote lives
             for sub in os.listdir(base):
                 if sub.startswith("sandbox-"):
                     os.rmdir(os.path.join(base, sub))  # refused while it holds a process
