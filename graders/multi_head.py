@@ -4,7 +4,7 @@ reference is checked in graders/hidden/multi_head.py."""
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, Raised, advice, as_array, call_text, check, expect, expect_tuple,
+from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, expect_tuple,
                          show)
 from .kit.models import attend, heads
 from .kit.props import for_all
@@ -43,7 +43,10 @@ MHA_MISTAKES = (
     _mha_mistake("the heads are concatenated in reverse order; head 0 comes first", order=-1),
     _mha_mistake("(N, d_model) is reshaped straight to (n_heads, N, d_k), which splits the rows (tokens) between "
                  "heads instead of the columns; reshape to (N, n_heads, d_k) and move the head axis first",
-                 take="tokens"),
+                 take="tokens", put="tokens"),
+    _mha_mistake("the heads' outputs, (n_heads, N, d_k), are reshaped straight to (N, d_model), which mixes "
+                 "the tokens of different heads in each row; move the head axis back first (transpose to "
+                 "(N, n_heads, d_k)), then reshape", put="tokens"),
 )
 
 
@@ -106,7 +109,7 @@ def _kw(mask):
 
 
 def _mha(sub, x, wq, wk, wv, wo, h, mask=None):
-    out = _call(sub, MHA_CATALOGUE, x, wq, wk, wv, wo, h, **_kw(mask))
+    out = MHA_CATALOGUE.call(sub, x, wq, wk, wv, wo, h, **_kw(mask))
     return _mha_shape(sub, call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask)), out, x, h)
 
 
@@ -123,20 +126,9 @@ def _mha_shape(sub, call, out, x, h):
         raise Fail(exc.message + what + MHA_CATALOGUE.hint(sub)) from None
 
 
-def _call(sub, catalogue, *args, **kwargs):
-    """The student's answer; an exception it raises comes with a hint where the probes identify a mistake."""
-    try:
-        return sub.call(catalogue.func, *args, **kwargs)
-    except Raised as exc:
-        if exc.not_written:
-            raise
-        hint = catalogue.hint(sub)
-        raise Fail(str(exc) + (f"\n{hint.strip()}" if hint else "")) from None
-
-
 def _cross(sub, xd, xe, wq, wk, wv, mask=None):
     call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
-    y, a = expect_tuple(call, 2, _call(sub, CROSS_CATALOGUE, xd, xe, wq, wk, wv, **_kw(mask)))
+    y, a = expect_tuple(call, 2, CROSS_CATALOGUE.call(sub, xd, xe, wq, wk, wv, **_kw(mask)))
     nq, nk = len(xd), len(xe)
     a = as_array(f"A from {call}", a, ndim=2)
     if a.shape != (nq, nk):

@@ -138,6 +138,10 @@ def returns_floats(sub, ref):
         call, v = _top(sub, 8, 5, 500, 0, scaled, exact=True)
         expect(1 / 5 < v <= 1, f"{call} returned {show(v)}; the largest of 5 softmax weights lies between "
                                f"1/5 and 1, and so does its average")
+    # With two keys the other one always keeps some weight (its score is never 40 below): below 1.
+    call, v = _top(sub, 8, 2, 500, 0, exact=True)
+    expect(1 / 2 < v < 1, f"{call} returned {show(v)}; the larger of 2 softmax weights lies between 1/2 and 1 "
+                          f"(the other key always keeps some weight), and so does its average")
 
 
 NAMES = {"dot_variances": ("d_k", "trials"), "mean_top_weight": ("d_k", "n_keys", "trials")}

@@ -3,27 +3,38 @@
 import numpy as np
 
 from .kit.lazy import st
-from .kit.checks import Catalogue, Mistake, advice, as_array, call_text, check, expect, show
+from .kit.checks import (Catalogue, Fail, Mistake, StudentError, advice, as_array, aside, call_text, check, expect,
+                         show)
 from .kit.props import for_all
 from .kit.strategies import array_and_axis, arrays_any_rank
 
 INF = np.inf
-IN_PLACE = advice("work on a copy (z - m makes a new array, z -= m or z[...] = ... does not)")  # on observation only
+# Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
+IN_PLACE = advice("work on a copy (z - m makes a new array, z -= m or z[...] = ... does not)")
+SHIFT = advice("So np.exp overflows to inf beyond about 709, or underflows to 0 below about -745, on the entries as "
+               "they are: subtract the maximum along the axis before np.exp (it does not change the softmax).")
+FLOOR = advice("So the weights are held above a floor (as np.clip or np.maximum hold them): the 0 that exp(-inf) "
+               "gives must stay 0.")
 
 
 # ------------------------------------------------------------------ known mistakes
-def _weights(z, axis, shift=True, total="axis"):
-    """Softmax along ``axis``; ``total``: the axis the sum runs along, if not that one (None: all)."""
-    top = z.max(axis=axis, keepdims=True) if shift else 0.0
-    w = np.exp(z - top)
-    return w / w.sum(axis=axis if total == "axis" else total, keepdims=True)
+def _weights(z, axis, shift=True, total="axis", keep=(True, True), base=None):
+    """Softmax along ``axis``; ``total``: the axis the sum runs along, if not that one (None: all);
+    ``keep``: keepdims of the maximum and of the sum; ``base``: of the powers, if not e."""
+    top = z.max(axis=axis, keepdims=keep[0]) if shift else 0.0
+    w = np.exp(z - top) if base is None else np.power(base, z - top)
+    return w / w.sum(axis=axis if total == "axis" else total, keepdims=keep[1])
 
 
+KEEPDIMS = ("without keepdims=True, so it loses that axis and lines up with another one (or cannot broadcast): "
+            "pass keepdims=True")
 MISTAKES = (
     Mistake("the softmax always runs along the last axis, whatever axis is asked for: pass axis to the "
             "max and to the sum", lambda z, axis: _weights(z, -1)),
     Mistake("the softmax always runs along axis 0, whatever axis is asked for: pass axis to the max and "
             "to the sum", lambda z, axis: _weights(z, 0)),
+    Mistake("the softmax always runs along axis 1, whatever axis is asked for: pass axis to the max and "
+            "to the sum", lambda z, axis: _weights(z, 1)),
     Mistake("the exponentials are normalised over the whole array, not along the axis",
             lambda z, axis: np.exp(z - z.max()) / np.exp(z - z.max()).sum()),
     Mistake("np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract "
@@ -41,6 +52,13 @@ MISTAKES = (
             "sum too (with keepdims=True)", lambda z, axis: _weights(z, axis, total=-1)),
     Mistake("the maximum is taken along the axis, but the sum over the whole array: divide by the sum "
             "along the axis instead (keepdims=True)", lambda z, axis: _weights(z, axis, total=None)),
+    Mistake("the maximum is taken along the last axis, but the sum along the axis asked for: take the maximum "
+            "along that axis too (keepdims=True)", lambda z, axis: _weights(z, -1, total=axis)),
+    Mistake(f"the sum along the axis is taken {KEEPDIMS} to the sum",
+            lambda z, axis: _weights(z, axis, keep=(True, False))),
+    Mistake(f"the maximum and the sum along the axis are taken {KEEPDIMS} to both",
+            lambda z, axis: _weights(z, axis, keep=(False, False))),
+    Mistake("the weights are powers of 2, not of e: use np.exp", lambda z, axis: _weights(z, axis, base=2.0)),
 )
 
 Z23 = np.array([[0.0, 1.0, 3.0], [2.0, -1.0, 0.5]])
@@ -56,8 +74,11 @@ CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
 # ------------------------------------------------------------------ calling the student
 def _softmax(sub, z, axis):
     """Call the student's softmax and validate the answer's type and shape."""
-    out = sub.call("softmax", z, axis=axis)
-    return as_array(f"{call_text('softmax', z, axis=axis)} returned an array that", out, shape=z.shape)
+    out = CATALOGUE.call(sub, z, axis=axis)
+    try:
+        return as_array(f"{call_text('softmax', z, axis=axis)} returned an array that", out, shape=z.shape)
+    except Fail as exc:
+        raise Fail(exc.message + CATALOGUE.hint(sub)) from None
 
 
 def _expect(sub, condition, message):
@@ -70,7 +91,7 @@ def _expect(sub, condition, message):
 @check("returns a float64 array of the input's shape", 1, uses=("softmax",))
 def shape_and_dtype(sub, ref):
     z = np.array([[0.0, 1.0, 2.0], [3.0, 3.0, 3.0]])
-    out = sub.call("softmax", z)
+    out = CATALOGUE.call(sub, z)
     as_array(f"{call_text('softmax', z)} returned an array that", out, shape=z.shape)
     expect(out.dtype == np.float64, f"{call_text('softmax', z)} returned dtype {out.dtype}; return float64")
 
@@ -141,12 +162,33 @@ def with_minus_inf(draw):
 def minus_inf_is_zero(sub, ref):
     def prop(z):
         a = _softmax(sub, z, -1)
-        _expect(sub, np.all(a[np.isneginf(z)] == 0.0),
-                f"called {call_text('softmax', z)}; got {show(a)}: entries that were -inf should be exactly 0.")
+        held = a[np.isneginf(z)]
+        if not np.all(held == 0.0):
+            floor = _floor(sub, a, held)
+            CATALOGUE.fail(sub, f"called {call_text('softmax', z)}; got {show(a)}: entries that were -inf should be "
+                                f"exactly 0.{floor}", FLOOR if floor else "")
         _expect(sub, np.allclose(a.sum(axis=-1), 1.0),
                 f"called {call_text('softmax', z)}; rows of {show(a)} should sum to 1.")
 
     for_all(with_minus_inf(), prop, max_examples=25, examples=[np.array([[0.0, -INF]])])
+
+
+def _floor(sub, a, held) -> str:
+    """The evidence of a floor under the weights, in words, or "": every -inf entry got the smallest
+    weight of the result, and so do -inf and a finite entry far below the others, side by side."""
+    low = float(a.min())
+    if not (low > 0 and np.all(held == low)):
+        return ""
+    z = np.array([0.0, -INF, -50.0])
+    try:
+        with aside(sub):
+            w = as_array("", sub.call("softmax", z), shape=z.shape)
+    except (Fail, StudentError):
+        return ""
+    if not w[1] == w[2] > 0:
+        return ""
+    return (f" Each of them got {low:.3g}, the smallest weight of the result, and {call_text('softmax', z)} gave "
+            f"{show(w)}, where e^-50 is about 2e-22.")
 
 
 @check("stays finite for entries as large as ±1e4", 1, uses=("softmax",))
@@ -155,9 +197,40 @@ def large_entries_finite(sub, ref):
     for z in (np.array([[1e4, 0.0, -1e4]]), np.array([[1e4, 0.0], [-1e4, -1e4 + 1.0]]), np.array([1e4, 1e4]),
               np.array([-1e4, -1e4 + 1.0]), np.array([[-800.0, -801.0, -802.0]])):
         call = call_text("softmax", z)
-        a = as_array(f"{call} returned an array that", sub.call("softmax", z), shape=z.shape, finite=False)
-        _expect(sub, np.all(np.isfinite(a)), f"called {call}; got {show(a)}, which is not finite.")
+        a = as_array(f"{call} returned an array that", CATALOGUE.call(sub, z), shape=z.shape, finite=False)
+        if not np.all(np.isfinite(a)):
+            shifted = z - z.max(axis=-1, keepdims=True)
+            try:
+                with aside(sub):
+                    b = as_array("", sub.call("softmax", shifted), shape=z.shape)
+            except (Fail, StudentError):
+                b = None
+            seen = "" if b is None else (f", while {call_text('softmax', shifted)}, the same up to a constant in "
+                                         f"each slice, gave {show(b)}.")
+            CATALOGUE.fail(sub, f"called {call}; got {show(a)}, which is not finite{seen or '.'}",
+                           SHIFT if seen else "")
         _expect(sub, np.allclose(a.sum(axis=-1), 1.0), f"called {call}; got {show(a)}, which does not sum to 1.")
+
+
+@check("weights are in the ratio e^(z_i - z_j), along any axis", 1, uses=("softmax",))
+def exponential_ratios(sub, ref):
+    def prop(case):
+        z, axis = case
+        a = _softmax(sub, z, axis)
+        call = call_text("softmax", z, axis=axis)
+        _expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite entry "
+                                    f"is above 0.")
+        zs, ws = (np.moveaxis(x, axis, -1).reshape(-1, z.shape[axis]) for x in (z, a))
+        off = np.log(ws) - zs  # constant along each slice when w_i / w_j = e^(z_i - z_j)
+        spread = off.max(axis=1) - off.min(axis=1)
+        s = int(np.argmax(spread))
+        if spread[s] > 1e-7:
+            i, j = int(np.argmax(off[s])), int(np.argmin(off[s]))
+            _expect(sub, False, f"called {call}; got {show(a)}. Along axis {axis}, the entries {zs[s, i]:.6g} and "
+                                f"{zs[s, j]:.6g} got weights in the ratio {ws[s, i] / ws[s, j]:.6g}, but "
+                                f"e^({zs[s, i]:.6g} - {zs[s, j]:.6g}) = {np.exp(zs[s, i] - zs[s, j]):.6g}.")
+
+    for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 
 
 @check("leaves its input unchanged", 1, uses=("softmax",))

@@ -130,3 +130,43 @@ def scaled_variance_is_constant(sub, ref):
                f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
                f"Dividing the scores by √d_k is meant to give the same variance for every d_k."
                + (f" {found[0].hint}" if len(found) == 1 else ""))
+
+
+# q_i, k_i independent, mean 0, variance 1: simulations any student can run. The mean of q_i k_i
+# has standard error 1/√n, its variance (E[(q_i k_i)^4] = 9) about √(8/n), and the variance of
+# q·k over d_k terms about √((2 d_k² + 6 d_k) / n) (saturation.py derives the same).
+DRAWS, SIM_Z, SIM_DK = 100_000, 6.0, (4, 9)
+
+
+@lru_cache(maxsize=1)
+def _simulated():
+    """(function, what is compared, at which d_k or None, estimate, standard error), seeded."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(DRAWS) * rng.standard_normal(DRAWS)
+    rows = [("product_mean", "q_i k_i", "mean", None, float(x.mean()), 1 / DRAWS ** 0.5),
+            ("product_variance", "q_i k_i", "variance", None, float(x.var()), (8 / DRAWS) ** 0.5)]
+    for n in SIM_DK:
+        dots = np.einsum("ij,ij->i", rng.standard_normal((DRAWS, n)), rng.standard_normal((DRAWS, n)))
+        rows.append(("dot_variance", "q·k", "variance", n, float(dots.var()), ((2 * n * n + 6 * n) / DRAWS) ** 0.5))
+    return tuple(rows)
+
+
+@check("product_mean, product_variance and dot_variance agree with simulations", 0.5,
+       uses=("product_mean", "product_variance", "dot_variance"))
+def agrees_with_simulation(sub, ref):
+    for func, of, what, n, estimate, error in _simulated():
+        expr = _expr(sub, func)
+        values = _values(func, expr) if n is None else [_at(expr, n)]
+        for at, z in zip(PROBES if n is None else (n,), values):
+            if z is None or abs(z - estimate) > SIM_Z * error:
+                where = f" at d_k = {at}" if n is not None or d_k() in expr.free_symbols else ""
+                size = "" if n is None else f", d_k = {n}"
+                got = "" if z is not None and not expr.free_symbols else \
+                    f", which is {'no finite value' if z is None else f'{z.real:.6g}'}{where}"
+                raise Fail(f"{func}(): you gave {sp.sstr(expr)}{got}. {DRAWS:,} draws of {of}, "
+                           f"with q_i and k_i independent, of mean 0 and variance 1{size} "
+                           f"(np.random.default_rng(0)), have a {what} of {estimate:.4f}, with a standard error of "
+                           f"{error:.4f}" + ("." if z is None else f"; {z.real:.6g} is "
+                                             f"{abs(z - estimate) / error:.0f} standard errors from it."))

@@ -2,7 +2,8 @@
 each test remembers its own passes (graders/grading/plans.py): a pass remembered by one
 test must not spare another test's checks from running; and the learner's commands find
 their resident zygote (graders/sandbox/resident.py) in a folder of this test process's own,
-which is ended when the tests are."""
+which is ended when the tests are. At the end, the run shows the feedback figures its graders'
+tests recorded (mutants caught, diagnoses shown, wrong hints; recorded by test_graders.py and test_diagnoses.py)."""
 
 import os
 import shutil
@@ -14,6 +15,51 @@ import pytest
 os.environ.setdefault("ATTN_GRADE_CACHE", tempfile.mkdtemp(prefix="attn-grade-test-cache-"))
 # per process (each pytest-xdist worker): one that finishes first must not end another's zygote
 os.environ["ATTN_GRADE_RUNTIME"] = tempfile.mkdtemp(prefix="attn-rt-")
+
+
+RECORDED = {"mutant": [], "catalogue": []}  # in the process that reports (with pytest-xdist, the controller)
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name in RECORDED:
+                RECORDED[name].append(value)
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = corpus_figures(RECORDED["mutant"]) + catalogue_figures(RECORDED["catalogue"])
+    if lines:
+        terminalreporter.write_sep("-", "feedback figures")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
+def corpus_figures(rows) -> list[str]:
+    """The summary's lines: mutants caught (overall, publicly), declared diagnoses shown, wrong hints."""
+    if not rows:
+        return []
+    n = len(rows)
+
+    def count(key, among=rows):
+        return sum(bool(r[key]) for r in among)
+
+    declared = [r for r in rows if r["declared"]]
+    hidden = sorted(r["name"] for r in rows if r["caught"] and not r["public"])
+    return [f"mutants: {n} in {len({r['slug'] for r in rows})} exercises",
+            f"caught: {count('caught')} of {n}; on the public checks: {count('public')} of {n}"
+            + (f" (by hidden checks only: {', '.join(hidden)})" if hidden else ""),
+            f"declared diagnoses shown: {count('shown', declared)} of {len(declared)}",
+            f"wrong hints (must be 0): {sum(r['wrong'] for r in rows)}"]
+
+
+def catalogue_figures(rows) -> list[str]:
+    """The summary's line: how many mistakes the catalogues can name, per exercise."""
+    per = {}
+    for r in rows:
+        per[r["slug"]] = per.get(r["slug"], 0) + r["named"]
+    return [f"mistakes the catalogues can name: {sum(per.values())} "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(per.items()))})"] if per else []
 
 
 def pytest_sessionfinish(session):

@@ -56,7 +56,8 @@ def test_there_are_catalogues_for_the_array_exercises():
 
 
 @pytest.mark.parametrize("slug,catalogue", CATALOGUES)
-def test_every_model_answers_some_probe_and_differs_from_the_reference(slug, catalogue):
+def test_every_model_answers_some_probe_and_differs_from_the_reference(slug, catalogue, record_property):
+    record_property("catalogue", {"slug": slug, "func": catalogue.func, "named": len({m.says for m in catalogue.mistakes})})
     ref = _reference_answers(slug, catalogue)
     for m in catalogue.mistakes:
         got = _answers(catalogue, m)

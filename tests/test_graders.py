@@ -137,13 +137,25 @@ def test_feedback_asks_no_questions(slug):
 
 
 @pytest.mark.parametrize("path", MUTANTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_mutant(path):
-    """Loses marks; says its diagnosis and no other hint; a lesson mistake loses public marks."""
+def test_mutant(path, record_property):
+    """Loses marks; says its diagnosis and no other hint; a lesson mistake loses public marks.
+    Its figures go to the summary at the end of the run (conftest.py, corpus_figures)."""
     result = grade_file(path.parent.name, path)
+    record_property("mutant", _figures(path, result))
     _no_grader_errors(result)
     assert result.points < result.max_points, f"{path.name} kept full marks"
     _says_its_diagnosis_and_no_other(path, _messages(result))
     _a_lesson_mistake_loses_public_marks(path, result)
+
+
+def _figures(path, result) -> dict:
+    """What the corpus summary counts of one mutant: caught, publicly too, its diagnosis shown, wrong hints."""
+    text, declared = _messages(result), _declared(path, "diagnosis")
+    words = [w for w in declared if w != "none"]
+    public = sum(c.max_points - c.points for c in result.checks if c.visibility == "public")
+    return {"slug": path.parent.name, "name": f"{path.parent.name}/{path.stem}", "caught": result.points < result.max_points, "public": public > 0,
+            "declared": bool(words), "shown": bool(words) and all(w in text for w in words),
+            "wrong": len(wrong_hints(text, words)) + sum(w in text for w in _declared(path, "never"))}
 
 
 def _says_its_diagnosis_and_no_other(path, text):

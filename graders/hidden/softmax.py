@@ -8,7 +8,7 @@ from ..kit.strategies import array_and_axis
 TOL = 1e-9
 
 
-@check("agrees with the reference softmax", 2, hidden=True, uses=("softmax",))
+@check("agrees with the reference softmax", 1, hidden=True, uses=("softmax",))
 def agrees_with_reference(sub, ref):
     def prop(case):
         z, axis = case

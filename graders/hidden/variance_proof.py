@@ -27,14 +27,14 @@ def _exact(sub, ref, func, mistakes):
     raise Fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
-@check("E[q_i k_i] is exact and right", 1, hidden=True, uses=("product_mean",))
+@check("E[q_i k_i] is exact and right", 0.75, hidden=True, uses=("product_mean",))
 def product_mean_exact(sub, ref):
     _exact(sub, ref, "product_mean", (
         ("you used E[q_i²] (or a variance) instead of E[q_i] E[k_i], which independence allows", 1),
     ))
 
 
-@check("Var(q_i k_i) is exact and right", 1, hidden=True, uses=("product_variance",))
+@check("Var(q_i k_i) is exact and right", 0.75, hidden=True, uses=("product_variance",))
 def product_variance_exact(sub, ref):
     _exact(sub, ref, "product_variance", (
         ("the variances of q_i and k_i were added; for a product of independent variables use "

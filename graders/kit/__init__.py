@@ -3,6 +3,9 @@
     checks.py      @check, Fail, the expect_* helpers, and the names a check meets
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
+                   (Catalogue.call adds it to what the student's code raised); advice, a
+                   cause a check states on its own observation; aside, for calls that gather
+                   that evidence without replacing what the failing call printed
     raises.py      expect_raises: a required exception, from the student's raise or a library's,
                    read from what the worker reported (the grader decides, never the worker)
     props.py       for_all: a property checked with Hypothesis under fixed settings

@@ -16,6 +16,7 @@ order), and name the variable in their messages.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,6 +179,17 @@ class Catalogue:
     rtol: float = 1e-6
     atol: float = 1e-9
 
+    def call(self, sub, *args, **kwargs):
+        """The student's answer; an exception it raises comes with the hint of the mistake the probes
+        identify (a sum without keepdims=True fails to broadcast on some shapes, not on others)."""
+        try:
+            return sub.call(self.func, *args, **kwargs)
+        except Raised as exc:
+            if exc.not_written:
+                raise
+            hint = self.hint(sub)
+            raise Fail(str(exc) + (f"\n{hint.strip()}" if hint else "")) from None
+
     def answer(self, sub, args, kwargs):
         out = sub.call(self.func, *args, **kwargs)
         return self.read(out) if self.read else out
@@ -211,11 +223,8 @@ class Catalogue:
         base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
         known = base.__dict__.setdefault("_identified", {})
         if id(self) not in known:
-            inner = submission_of(sub)
-            printed = getattr(inner, "printed", None)
-            known[id(self)] = self.identify(sub)
-            if printed is not None:  # the failing call's output is shown, not the probes'
-                inner.printed = printed
+            with aside(sub):
+                known[id(self)] = self.identify(sub)
         found = known[id(self)]
         return f" {found.hint}" if found else ""
 
@@ -243,6 +252,19 @@ class Catalogue:
 
 
 _RAISED = object()  # the student's function raised on a probe
+
+
+@contextmanager
+def aside(sub):
+    """Calls made in here gather evidence after a call failed: what that call printed is still
+    what the feedback shows, not what these printed."""
+    inner = submission_of(sub)
+    printed = getattr(inner, "printed", None)
+    try:
+        yield
+    finally:
+        if printed is not None:
+            inner.printed = printed
 
 
 def submission_of(sub):

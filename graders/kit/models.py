@@ -56,7 +56,7 @@ def heads(x, wq, wk, wv, wo, h, mask=None, *, divide_by="d_k", take="blocks", pu
            project="W_o", **att):
     """Multi-head attention with one known mistake switched on: each head's scores divided by
     √d_model, not at all or by d_k; heads taken from interleaved columns or from rows (tokens); put
-    back interleaved or in reverse order; W_o left out or transposed; or a mistake of ``attend``."""
+    back interleaved, in reverse order or by a reshape of (n_heads, N, d_k) that mixes tokens; W_o left out or transposed; or a mistake of ``attend``."""
     n, d = x.shape
     dk = d // h
     blocks, inter = [slice(j * dk, (j + 1) * dk) for j in range(h)], [slice(j, None, h) for j in range(h)]
@@ -66,7 +66,7 @@ def heads(x, wq, wk, wv, wo, h, mask=None, *, divide_by="d_k", take="blocks", pu
         parts = [[(x @ w)[:, c] for c in (blocks if take == "blocks" else inter)] for w in (wq, wk, wv)]
     size = {"d_k": dk, "d_model": d, "none": 1, "d_k²": dk ** 2}[divide_by]
     outs = [attend(*qkv, mask, divide_by=size, **att)[0] for qkv in zip(*parts)]
-    if take == "tokens":
+    if put == "tokens":  # (n_heads, N, d_k) reshaped straight back to (N, d_model)
         y = np.stack(outs).reshape(n, d)
     else:
         y = np.empty((n, d))

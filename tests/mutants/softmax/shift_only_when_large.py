@@ -1,6 +1,6 @@
 """Mistake: the max is subtracted only when it is large, to "avoid overflow"; a slice whose
 entries are all very negative then underflows to 0 / 0 = nan."""
-# diagnosis: none
+# diagnosis: underflows to 0 below about -745
 import numpy as np
 
 
