@@ -174,10 +174,32 @@ def test_nbgraders_own_autograde_is_refused_naming_the_hardened_command(graded, 
                            f"--CourseDirectory.root={course}"], cwd=course, env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode != 0
-    assert "attn-grade grade" in proc.stdout + proc.stderr and "ATTN_UNHARDENED=1" in proc.stdout + proc.stderr
+    said = (proc.stdout + proc.stderr).strip()
+    assert "attn-grade grade" in said and "ATTN_UNHARDENED=1" in said
+    assert "Traceback" not in said and len(said.splitlines()) == 1, said  # the refusal is the whole message
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         for (student, slug), want in scores.items():
             nb = gb.find_submission_notebook(slug, PART, student)
             assert {g.name.rsplit("-", 1)[1]: (g.auto_score, g.max_score) for g in nb.grades} == want
+
+
+@pytest.mark.parametrize("argv,environ,refused", [
+    (["/v/bin/nbgrader", "autograde", "--assignment=ps1"], {}, True),
+    (["/v/lib/site-packages/nbgrader/__main__.py", "autograde"], {}, True),
+    (["/v/bin/jupyter-nbgrader", "autograde"], {}, True),
+    (["/v/bin/nbgrader", "autograde", "--help"], {}, False),
+    (["/v/bin/nbgrader", "autograde"], {"ATTN_UNHARDENED": "1"}, False),
+    (["/v/bin/nbgrader", "generate_feedback"], {}, False),
+    (["/v/bin/jupyter-server", "autograde"], {}, False),  # formgrader's button meets RefuseUnhardened instead
+])
+def test_only_the_autograde_command_is_refused_at_once(argv, environ, refused):
+    from graders.classroom.nbguard import MESSAGE, refuse_command
+
+    if refused:
+        with pytest.raises(SystemExit, match="ATTN_UNHARDENED=1") as exc:
+            refuse_command(argv, environ)
+        assert str(exc.value) == f"nbgrader autograde: {MESSAGE}."
+    else:
+        refuse_command(argv, environ)

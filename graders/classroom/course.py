@@ -51,11 +51,13 @@ c.Execute.timeout = 300
 # nbgrader's own autograde (and formgrader's Autograde button) would run each notebook with the
 # tests in one kernel, where a student's code can patch the checks. This course is autograded by
 # `attn-grade grade SUBMITTED --out OUT --nbgrader-course COURSE` instead, so nbgrader's Execute
-# step is replaced by one that refuses and says so (graders/classroom/nbguard.py).
+# step is replaced by one that refuses and says so (graders/classroom/nbguard.py); the command
+# `nbgrader autograde` itself ends at once, with that refusal alone.
 try:
-    from graders.classroom.nbguard import RefuseUnhardened
+    from graders.classroom.nbguard import RefuseUnhardened, refuse_command
 except ImportError:
     raise SystemExit("this course needs the attn-exercises package: pip install -e '.[course]' in its project")
+refuse_command()
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
