@@ -41,3 +41,29 @@ def test_plain_export_has_a_row_per_student_and_assignment(graded):
         "student,assignment,score,max_score\n"
         "'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,36\n"
         "ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,36,36\n")
+
+
+@pytest.fixture(scope="module")
+def by_assignment(graded):
+    """The same class graded again one assignment at a time, as the nbgrader walkthrough does."""
+    subs, root = graded.parent / "class", graded.parent / "by-assignment"
+    for a in ("part1_scores", "part2_saturation"):
+        assert main(["grade", str(subs), "--out", str(root / a), "--assignment", a, "--no-progress"]) == 0
+    return root
+
+
+def test_several_folders_make_one_canvas_file(by_assignment, capsys):
+    (by_assignment / "canvas.csv").write_text("left by an earlier export\n")  # graded/* matches it too
+    outs = sorted(str(p) for p in by_assignment.iterdir())
+    assert main(["export", *outs, "--format", "canvas"]) == 0
+    assert "skipped" in capsys.readouterr().out
+    assert (by_assignment / "canvas.csv").read_text() == (
+        "Student,ID,SIS User ID,SIS Login ID,Section,part1_scores,part2_saturation\n"
+        "Points Possible,,,,,14,16\n"
+        "'=bob,,,'=bob,,0,0\n"
+        "ann,,,ann,,14,16\n")
+
+
+def test_an_assignment_given_twice_is_refused(graded, by_assignment, capsys):
+    assert main(["export", str(graded), str(by_assignment / "part1_scores"), "--format", "csv", "--to", "-"]) == 2
+    assert "part1_scores is graded in both" in capsys.readouterr().err

@@ -203,3 +203,52 @@ def test_only_the_autograde_command_is_refused_at_once(argv, environ, refused):
         assert str(exc.value) == f"nbgrader autograde: {MESSAGE}."
     else:
         refuse_command(argv, environ)
+
+
+def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path, capsys):
+    """Hand-marked points in and the late penalty off, as in `nbgrader export`, cell for cell; a
+    grade still waiting for a person's mark is refused, or left empty with --allow-ungraded."""
+    from nbgrader.api import Gradebook
+
+    from graders.cli import main
+
+    course, _, _, env = graded
+    course = Path(shutil.copytree(course, tmp_path / "course", symlinks=True))
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        hand = [g for e in registry.of_assignment(PART) for g in gb.find_submission_notebook(e.slug, PART, "ref").grades
+                if g.needs_manual_grade]
+        assert hand, "ref's written answers wait for a person"
+        for g in hand:  # a person marks them, as formgrader does
+            g.manual_score, g.needs_manual_grade = g.max_score / 2, False
+        proof = hand[0]
+        gb.find_submission_notebook("hand_scores", PART, "mutant").late_submission_penalty = 1.0
+        waiting = [g for g in gb.find_submission_notebook(proof.notebook.name, PART, "stub").grades
+                   if g.name == proof.name][0]
+        waiting.needs_manual_grade = True  # stub's proof waits for a person
+        gb.db.commit()
+    _nbgrader(course, env, "export", f"--to={tmp_path / 'nbgrader.csv'}")
+    with open(tmp_path / "nbgrader.csv", newline="", encoding="utf-8") as f:
+        theirs = {r["student_id"]: (float(r["score"]), float(r["max_score"])) for r in csv.DictReader(f)
+                  if r["assignment"] == PART}
+    out = tmp_path / "out"
+    assert main(["grade", str(course / "submitted"), "--out", str(out), "--assignment", PART, "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["export", str(out), "--format", "csv", "--to", "-", "--nbgrader-course", str(course)]) == 2
+    assert "1 grade(s) wait for a cell to be marked by hand in formgrader: stub (part1_scores)" in \
+        capsys.readouterr().err
+    assert main(["export", str(out), "--format", "csv", "--to", "-", "--nbgrader-course", str(course),
+                 "--allow-ungraded"]) == 0
+    ours = {r["student"]: (r["score"], float(r["max_score"]))
+            for r in csv.DictReader(capsys.readouterr().out.splitlines())}
+    assert ours["stub"] == ("", theirs["stub"][1])
+    for student in ("ref", "mutant"):
+        assert (float(ours[student][0]), ours[student][1]) == pytest.approx(theirs[student]), student
+    assert theirs["mutant"][0] < float(_raw(course, "mutant")) and theirs["ref"][0] > sum(
+        e.points for e in registry.of_assignment(PART))  # the penalty and the hand mark are in
+
+
+def _raw(course: Path, student: str) -> float:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        return gb.find_submission(PART, student).score

@@ -11,8 +11,12 @@
 * ``csv``: one row per student and assignment: student, assignment, score,
   max_score.
 
-Scores are the raw points of OUT (late penalties live in nbgrader's own
-gradebook and ``nbgrader export``). Cells that a spreadsheet would run as a
+Several OUT folders (``graded/*``, one per assignment) make one file, with a
+column (or rows) per assignment. Scores are the points of OUT; with
+``--nbgrader-course`` they are the course's grades instead (nbscores.py): hand-
+marked points in, late penalty off, as ``nbgrader export`` gives them, and a
+grade that still waits for marking by hand is refused (or, with
+``--allow-ungraded``, left empty). Cells that a spreadsheet would run as a
 formula get a leading quote, as in gradebook.csv.
 """
 
@@ -21,7 +25,9 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import registry
@@ -31,36 +37,84 @@ from . import analysis
 ID_COLUMNS = ("ID", "SIS User ID", "SIS Login ID")
 
 
-def per_assignment(klass: analysis.Class) -> tuple:
-    """(assignments in teaching order, their points, student -> assignment -> score)."""
+class ExportError(Exception):
+    """What the folders given cannot make: an assignment twice, an unreadable gradebook."""
+
+
+@dataclass
+class Grades:
+    """Grades per assignment: ``scores[student][assignment]`` is None where there is none (yet)."""
+
+    assignments: list  # in teaching order
+    points: dict  # assignment -> points possible
+    scores: dict  # student -> assignment -> score or None
+
+    def missing(self) -> list:
+        return [(s, a) for s, row in self.scores.items() for a in self.assignments if row.get(a) is None]
+
+
+def per_assignment(klass: analysis.Class) -> Grades:
     names = [a for a in registry.ASSIGNMENTS if any(e.assignment == a for e in klass.exercises)]
     points = {a: sum(e.points for e in klass.exercises if e.assignment == a) for a in names}
     scores = {s.name: {a: round(sum(s.scores[e.slug] for e in klass.exercises if e.assignment == a), 6)
                        for a in names} for s in klass.students}
-    return names, points, scores
+    return Grades(names, points, scores)
 
 
-def canvas(klass: analysis.Class, id_column: str = "SIS Login ID", columns: dict | None = None) -> str:
-    names, points, scores = per_assignment(klass)
+def from_outs(outs: list) -> Grades:
+    """The grades of one or more OUT folders, each assignment from the one folder that has it."""
+    where, merged = {}, Grades([], {}, {})
+    for out in outs:
+        try:
+            grades = per_assignment(analysis.load(out))
+        except (OSError, ValueError, KeyError, IndexError) as exc:
+            raise ExportError(f"{out} could not be read ({type(exc).__name__}: {exc})") from None
+        for a in grades.assignments:
+            if a in where:
+                raise ExportError(f"{a} is graded in both {where[a]} and {out}; give each assignment once")
+            where[a] = out
+        merged.points.update(grades.points)
+        for student, row in grades.scores.items():
+            merged.scores.setdefault(student, {}).update(row)
+    merged.assignments = [a for a in registry.ASSIGNMENTS if a in where]
+    merged.scores = dict(sorted(merged.scores.items()))
+    return merged
+
+
+def from_course(course: Path, assignments: list) -> Grades:
+    from .nbscores import CourseError, grades
+
+    try:
+        points, scores = grades(course, assignments)
+    except CourseError as exc:
+        raise ExportError(str(exc)) from None
+    return Grades(list(assignments), points, dict(sorted(scores.items())))
+
+
+def _cell(score) -> str:
+    return "" if score is None else f"{score:g}"
+
+
+def canvas(grades: Grades, id_column: str = "SIS Login ID", columns: dict | None = None) -> str:
+    names = grades.assignments
     titles = [(columns or {}).get(a, a) for a in names]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["Student", *ID_COLUMNS, "Section", *titles])
-    w.writerow(["Points Possible", "", "", "", "", *(f"{points[a]:g}" for a in names)])
-    for student, row in scores.items():
+    w.writerow(["Points Possible", "", "", "", "", *(f"{grades.points[a]:g}" for a in names)])
+    for student, row in grades.scores.items():
         ids = [csv_cell(student) if c == id_column else "" for c in ID_COLUMNS]
-        w.writerow([csv_cell(student), *ids, "", *(f"{row[a]:g}" for a in names)])
+        w.writerow([csv_cell(student), *ids, "", *(_cell(row.get(a)) for a in names)])
     return buf.getvalue()
 
 
-def plain(klass: analysis.Class) -> str:
-    names, points, scores = per_assignment(klass)
+def plain(grades: Grades) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["student", "assignment", "score", "max_score"])
-    for student, row in scores.items():
-        for a in names:
-            w.writerow([csv_cell(student), a, f"{row[a]:g}", f"{points[a]:g}"])
+    for student, row in grades.scores.items():
+        for a in grades.assignments:
+            w.writerow([csv_cell(student), a, _cell(row.get(a)), f"{grades.points[a]:g}"])
     return buf.getvalue()
 
 
@@ -68,26 +122,41 @@ def plain(klass: analysis.Class) -> str:
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "export", help="write the grades of OUT in the form an LMS imports (instructors)",
-        description="Read the folder 'attn-grade grade' wrote and write its grades per assignment: "
+        description="Read the folder(s) 'attn-grade grade' wrote and write their grades per assignment: "
                     "'canvas' is Canvas's gradebook CSV (import it in Canvas: Grades, Import), 'csv' one row "
-                    "per student and assignment.",
-        epilog="examples:\n  attn-grade export graded/ --format canvas\n"
+                    "per student and assignment. Several folders (one per assignment) make one file. With "
+                    "--nbgrader-course the grades are the course's: hand-marked points in, late penalty off.",
+        epilog="examples:\n  attn-grade export graded/* --format canvas --to canvas.csv\n"
+               "  attn-grade export graded/* --format canvas --nbgrader-course course/\n"
                "  attn-grade export graded/ --format canvas --column part1_scores='Part 1 (1234)'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("out", type=Path, metavar="OUT", help="the --out folder of 'attn-grade grade'")
+    p.add_argument("out", type=Path, nargs="+", metavar="OUT", help="the --out folder(s) of 'attn-grade grade'")
     p.add_argument("--format", choices=("canvas", "csv"), required=True)
     p.add_argument("--to", type=Path, metavar="FILE",
-                   help="where to write (default: OUT/canvas.csv or OUT/grades-by-assignment.csv; '-' for stdout)")
+                   help="where to write (default: canvas.csv or grades-by-assignment.csv in OUT, or beside "
+                        "several OUTs; '-' for stdout)")
     p.add_argument("--id-column", choices=ID_COLUMNS, default="SIS Login ID",
                    help="canvas: the column that holds our student ids (default: SIS Login ID)")
     p.add_argument("--column", action="append", default=[], metavar="ASSIGNMENT=TITLE",
                    help="canvas: the column title for an assignment, as Canvas names it (repeatable)")
+    p.add_argument("--nbgrader-course", type=Path, metavar="DIR",
+                   help="take the grades from this nbgrader course's gradebook: automatic and hand-marked "
+                        "points, less the late penalty, as 'nbgrader export' computes them")
+    p.add_argument("--allow-ungraded", action="store_true",
+                   help="with --nbgrader-course: write the file even where a cell still waits for marking by "
+                        "hand, leaving those grades empty (default: refuse, and say which)")
     p.set_defaults(run=_run)
 
 
 def _run(parser, args) -> int:
-    if not (args.out / "gradebook.csv").is_file():
-        parser.error(f"{args.out}: no gradebook.csv there; give the --out folder of 'attn-grade grade'")
+    files = [o for o in args.out if o.is_file()]  # graded/* also matches an export written there before
+    args.out = [o for o in args.out if not o.is_file()] or files
+    for f in files if args.out is not files else ():
+        print(f"skipped {f}: a file, not a folder 'attn-grade grade' wrote")
+    for out in args.out:
+        if not (out / "gradebook.csv").is_file():
+            parser.error(f"{out}: no gradebook.csv there; give the --out folder(s) of 'attn-grade grade' "
+                         f"(one per assignment: graded/*)")
     columns = {}
     for item in args.column:
         name, sep, title = item.partition("=")
@@ -96,15 +165,28 @@ def _run(parser, args) -> int:
                          f"{', '.join(registry.ASSIGNMENTS)}")
         columns[name] = title
     try:
-        klass = analysis.load(args.out)
-    except (OSError, ValueError, KeyError, IndexError) as exc:
-        print(f"attn-grade export: {args.out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
+        grades = from_outs(args.out)
+        if args.nbgrader_course:
+            grades = from_course(args.nbgrader_course, grades.assignments)
+    except ExportError as exc:
+        print(f"attn-grade export: {exc}", file=sys.stderr)
         return 2
-    text = canvas(klass, args.id_column, columns) if args.format == "canvas" else plain(klass)
+    waiting = grades.missing()
+    if waiting and args.nbgrader_course and not args.allow_ungraded:
+        shown = ", ".join(f"{s} ({a})" for s, a in waiting[:5]) + (" ..." if len(waiting) > 5 else "")
+        print(f"attn-grade export: {len(waiting)} grade(s) wait for a cell to be marked by hand in formgrader: "
+              f"{shown}. Mark them, or pass --allow-ungraded to leave those grades empty.", file=sys.stderr)
+        return 2
+    text = canvas(grades, args.id_column, columns) if args.format == "canvas" else plain(grades)
     if str(args.to) == "-":
         sys.stdout.write(text)
         return 0
-    target = args.to or args.out / ("canvas.csv" if args.format == "canvas" else "grades-by-assignment.csv")
+    name = "canvas.csv" if args.format == "canvas" else "grades-by-assignment.csv"
+    target = args.to or (args.out[0] if len(args.out) == 1 else
+                         Path(os.path.commonpath([os.path.abspath(o) for o in args.out]))) / name
     write_atomic(target, text)
-    print(f"wrote {target} ({len(klass.students)} students)")
+    print(f"wrote {target} ({len(grades.scores)} students, {len(grades.assignments)} assignment(s))")
+    if waiting:
+        print(f"left empty: {len(waiting)} grade(s) with no score yet: "
+              + ", ".join(f"{s} ({a})" for s, a in waiting[:5]) + (" ..." if len(waiting) > 5 else ""))
     return 0
