@@ -153,3 +153,15 @@ def test_the_page_never_scrolls_sideways_in_chromium(mutant_results, tmp_path, t
     body = re.search(r"<body[^>]*>", done.stdout)
     assert body and 'data-pres="4"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]  # 2 texts, 2 values
     assert 'data-overflow="0"' in body.group() and 'data-page="0"' in body.group(), body.group()
+
+
+@pytest.mark.parametrize("width", range(30, 90))
+def test_a_short_term_in_parentheses_is_never_broken(width):
+    """At 80 columns 'e^(0 - 1)' once came out as 'e^(0' and '- 1) = 0.37' on the next line."""
+    from graders.grading.report import wrap
+
+    text = ("called softmax([[0, 1]], axis=-1); got [[0.3333, 0.6667]]. Along axis -1, the entries 0 and 1 got "
+            "weights in the ratio 0.5, but e^(0 - 1) = 0.367879, with shape (n_heads, N, d_k).")
+    lines = wrap(text, 6, width)
+    assert sum("e^(0 - 1)" in line for line in lines) == 1 and sum("(n_heads, N, d_k)" in line for line in lines) == 1
+    assert " ".join(line.strip() for line in lines) == text

@@ -25,14 +25,10 @@ def fit(text: str, hang: int = 2, stream=None) -> str:
     from ..grading.report import terminal_width, wrap
 
     width = terminal_width(stream)
-    lines = []
-    for part in text.split("\n"):
-        whole = re.sub(r"'[^'\n]*'", lambda m: m.group().replace(" ", NBSP), part)
-        lines += [line.replace(NBSP, " ") for line in wrap(whole, 0, width, hang)]
-    return "\n".join(lines)
+    return "\n".join(line for part in text.split("\n") for line in wrap(part, 0, width, hang, keep=QUOTED))
 
 
-NBSP = "\u00a0"  # textwrap never breaks there
+QUOTED = re.compile(r"'[^'\n]*'")  # a 'quoted command' stays on one line
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

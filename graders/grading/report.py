@@ -73,14 +73,15 @@ def terminal_width(stream=None):
     return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns)
 
 
-def wrap(text: str, indent: int, width, hang: int = 0) -> list:
+def wrap(text: str, indent: int, width, hang: int = 0, keep=None) -> list:
     """``text`` indented by ``indent`` spaces, wrapped at spaces to ``width`` (None: not wrapped);
-    continuation lines line up ``hang`` further in, under the text they continue."""
+    continuation lines line up ``hang`` further in, under the text they continue. Never inside
+    a short array row, a short (expression), or what the pattern ``keep`` matches."""
     lead = " " * indent
     if width is None or indent + len(text) <= width:
         return [lead + text]
     own = len(text) - len(text.lstrip(" "))  # a message line's own indent (arrays, calls) is kept
-    return _unglued(textwrap.wrap(_glued(text.lstrip(" ")), width=max(MIN_WIDTH // 2, width - indent - own),
+    return _unglued(textwrap.wrap(_glued(text.lstrip(" "), keep), width=max(MIN_WIDTH // 2, width - indent - own),
                                   break_long_words=False, break_on_hyphens=False, initial_indent=lead + " " * own,
                                   subsequent_indent=lead + " " * (own + hang))) or [lead]
 
@@ -88,12 +89,19 @@ def wrap(text: str, indent: int, width, hang: int = 0) -> list:
 _ROW = re.compile(r"\[[^\[\]\n]{0,38}\]")  # an array's innermost row, short enough to keep whole
 _NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
 _NAMED = re.compile(r"(?<=\w) = (?=\[)")  # "got A = [[0.1, ...": never "got A" then "= [[0.1" below
+_TERM = re.compile(r"\([^()\n]{0,24}\)")  # "e^(0 - 1)", "(n_heads, N, d_k)": never "e^(0" then "- 1)"
 
 
-def _glued(text: str) -> str:
-    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]") and around the "=" that names
-    an array ("A = [[") made unbreakable."""
-    return _NAMED.sub(f"{_NBSP}={_NBSP}", _ROW.sub(lambda m: m.group().replace(" ", _NBSP), text))
+def _glued(text: str, keep=None) -> str:
+    """``text`` with the spaces inside each short array row ("[ 1.6, 0.72]"), each short term in
+    parentheses, what ``keep`` matches, and around the "=" that names an array ("A = [[") made
+    unbreakable."""
+    def glue(m):
+        return m.group().replace(" ", _NBSP)
+
+    for pattern in (_ROW, _TERM) + ((keep,) if keep is not None else ()):
+        text = pattern.sub(glue, text)
+    return _NAMED.sub(f"{_NBSP}={_NBSP}", text)
 
 
 def _unglued(lines: list) -> list:
