@@ -83,7 +83,8 @@ def _shown(path: Path) -> str:
 def lessons() -> int:
     """Install Jupyter and matplotlib, then open course/lessons/ in Jupyter."""
     setup("lessons")
-    return run(BIN / "jupyter", "notebook", ROOT / "course" / "lessons", check=False)
+    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # Jupyter refuses root without it
+    return run(BIN / "jupyter", "notebook", *root, ROOT / "course" / "lessons", check=False)
 
 
 def demo() -> int:

@@ -32,7 +32,8 @@ c.Execute.timeout = 300
 try:
     from graders.classroom.nbguard import RefuseUnhardened, refuse_command
 except ImportError:
-    raise SystemExit("this course needs the attn-exercises package: pip install -e '.[course]' in its project")
+    raise SystemExit("this course needs the attn-exercises package: run 'python3 tasks.py instructor' in its "
+                     "project, then use that project's .venv (. .venv/bin/activate)")
 refuse_command()
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402

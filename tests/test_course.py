@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -189,6 +190,20 @@ def test_answer_source_refuses_solution_code_outside_the_functions():
     # raise NotImplementedError() that stops the student's cell before it defines anything.
     with pytest.raises(BuildError, match="outside the stub's functions.*_square"):
         answer_source(stub, solution, "demo")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_worked_exercise_is_named_as_what_keeps_the_build(slug, tmp_path):
+    """Built in a clone where the exercises were worked, the build once blamed solutions/ for the
+    'code outside the stub's functions' that the worked exercises/ file had."""
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "exercises", root / "exercises")
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    shutil.copy(root / "solutions" / f"{slug}.py", root / "exercises" / f"{slug}.py")  # worked: the solution
+    with pytest.raises(BuildError, match=f"exercises/{slug}.py is not the stub any more") as exc:
+        answer_source((root / "exercises" / f"{slug}.py").read_text(encoding="utf-8"),
+                      (root / "solutions" / f"{slug}.py").read_text(encoding="utf-8"), slug)
+    assert "solutions/" not in str(exc.value)
 
 
 @pytest.mark.parametrize("slug", SLUGS)

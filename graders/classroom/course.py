@@ -56,7 +56,8 @@ c.Execute.timeout = 300
 try:
     from graders.classroom.nbguard import RefuseUnhardened, refuse_command
 except ImportError:
-    raise SystemExit("this course needs the attn-exercises package: pip install -e '.[course]' in its project")
+    raise SystemExit("this course needs the attn-exercises package: run 'python3 tasks.py instructor' in its "
+                     "project, then use that project's .venv (. .venv/bin/activate)")
 refuse_command()
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
@@ -105,6 +106,14 @@ class BuildError(Exception):
     """The sources cannot make a notebook; the message says which file and why."""
 
 
+def _raises_not_implemented(func: ast.FunctionDef) -> bool:
+    last = func.body[-1]
+    if not isinstance(last, ast.Raise) or last.exc is None:
+        return False
+    exc = last.exc.func if isinstance(last.exc, ast.Call) else last.exc
+    return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+
+
 # ------------------------------------------------------------------ the answer cell
 def answer_source(stub: str, solution: str, where: str = "") -> tuple[str, str]:
     """(module docstring, answer cell): the stub with each function body replaced by the
@@ -116,6 +125,11 @@ def answer_source(stub: str, solution: str, where: str = "") -> tuple[str, str]:
     anything, and would grade differently in nbgrader and in the sandbox.
     """
     s_tree, r_tree = ast.parse(stub), ast.parse(solution)
+    worked = [n.name for n in s_tree.body if isinstance(n, ast.FunctionDef) and not _raises_not_implemented(n)]
+    if worked:
+        raise BuildError(f"exercises/{where}.py is not the stub any more: {', '.join(worked)}() do(es) not end in "
+                         f"raise NotImplementedError, as in a worked exercise. The course is built from the stubs: "
+                         f"put them back (git stash, or git checkout -- exercises/), or build in a fresh clone")
     s_lines, r_lines = stub.splitlines(), solution.splitlines()
     doc = ast.get_docstring(s_tree, clean=True) or ""
     body = s_tree.body[1:] if doc else s_tree.body

@@ -33,12 +33,16 @@ from .. import registry
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 SETUP = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu).
+# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu). To try the
+# archive elsewhere, ATTN_AUTOGRADER_ROOT names the folder that stands for /autograder.
 set -euo pipefail
-apt-get install -y python3 python3-venv python3-pip
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install -r /autograder/source/requirements.txt
+root="${ATTN_AUTOGRADER_ROOT:-/autograder}"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y python3 python3-venv python3-pip
+fi
+python3 -m venv "$root/venv"
+"$root/venv/bin/pip" install --upgrade pip
+"$root/venv/bin/pip" install -r "$root/source/requirements.txt"
 """
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for every submission; it writes results/results.json.
