@@ -308,7 +308,10 @@ def _pool(tasks, jobs, done):
 
 
 def _progress(total, enabled):
+    """The bar, on a terminal only: in a log (a pipe, a file, CI) it is a line per redraw."""
+    import sys
+
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="student", desc="grading", disable=not enabled or total == 0,
-                dynamic_ncols=True)
+    return tqdm(total=total, unit="student", desc="grading", dynamic_ncols=True,
+                disable=not enabled or total == 0 or not sys.stderr.isatty())
