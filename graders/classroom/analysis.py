@@ -19,13 +19,14 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.outfiles import FORMULA_STARTS
+from ..grading.summary import NOT_GRADED, stops
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
                  "not handed in", "it was not handed in")
 CAUSES = (  # (cause, words in the reason that tell it), first match wins
     ("timed out", ("timed out", "time budget")),
-    ("crashed", ("ended while", "ended abruptly", "grading crashed", "killed", "ended or hung")),
+    ("crashed", ("ended while", "ended abruptly", "grading crashed", "killed", "ended or hung", "had stopped before")),
     ("missing", ("was not found", "not handed in")),
     ("unreadable", ("syntax error", "not valid UTF-8", "not a readable notebook", "is not a notebook",
                     "no answer cell", "cells with grade id", "more than any answer needs", "symbolic link",
@@ -134,7 +135,8 @@ def mistakes(klass: Class) -> list[tuple]:
 
 
 def errors(klass: Class) -> dict:
-    """cause -> [(student, exercise, reason)] for the exercises that could not be graded at all."""
+    """cause -> [(student, exercise, reason)] for the exercises that could not be graded: not at all (every
+    check "not graded: ..."), or in part, where the student's code hung or ended its worker."""
     found = {cause: [] for cause, _ in CAUSES}
     for s in klass.students:
         for slug in s.scores:
@@ -142,9 +144,11 @@ def errors(klass: Class) -> dict:
             if len(outputs) != 1:
                 continue
             (reason,) = outputs
-            if not reason.startswith("not graded: "):
+            if not reason.startswith(NOT_GRADED):
                 continue
-            reason = reason[len("not graded: "):]
+            reason = reason[len(NOT_GRADED):]
             cause = next((c for c, words in CAUSES if any(w in reason for w in words)), "error at import")
+            found[cause].append((s.name, slug, reason))
+        for slug, cause, reason in stops(s.tests):
             found[cause].append((s.name, slug, reason))
     return {c: v for c, v in found.items() if v}

@@ -1,0 +1,70 @@
+"""The class report and the grade summary count right: an exercise that could not be graded counts under
+its cause and never as "wrong" on each check; a timeout is among the errors; scores are rounded; the
+totals histogram counts whole students; a hint that clears a step is not a mistake, and one mistake in two
+wordings is one row; a report can be limited to an assignment's exercises."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from graders.classroom import analysis
+from graders.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_classreport import Tables  # noqa: E402
+
+LOOPS = "import numpy as np\n\n\ndef softmax(x, axis=-1):\n    while True:\n        pass\n"
+UNCLOSED = "import numpy as np\n\n\ndef causal_mask(n):\n    return np.tril(np.ones((n, n), dtype=bool)\n"
+
+
+def _page(out: Path, *args) -> Tables:
+    assert main(["report", str(out), *args]) == 0
+    tables = Tables()
+    tables.feed((out / "report.html").read_text(encoding="utf-8"))
+    return tables
+
+
+# ------------------------------------------------------------------ a class graded for real
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """ann's softmax loops forever, bob's attention.py has an unclosed bracket, cy is right."""
+    root = tmp_path_factory.mktemp("counts")
+    subs, out = root / "subs", root / "graded"
+    files = {"ann": {"softmax": LOOPS, "attention": None}, "bob": {"softmax": None, "attention": UNCLOSED},
+             "cy": {"softmax": None, "attention": None}}
+    for name, answers in files.items():
+        (subs / name).mkdir(parents=True)
+        for slug, text in answers.items():
+            text = text or (ROOT / "solutions" / f"{slug}.py").read_text(encoding="utf-8")
+            (subs / name / f"{slug}.py").write_text(text, encoding="utf-8")
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        code = main(["grade", str(subs), "--out", str(out), "--no-progress", "--jobs", "2", "--timeout", "2",
+                     "--assignment", "part3_attention"])
+    assert code == 0, said.getvalue()
+    return out, said.getvalue()
+
+
+def test_a_timeout_is_among_the_submissions_with_errors(graded):
+    _, said = graded
+    errors = said.split("Submissions with errors", 1)[-1]
+    assert "Submissions with errors (2):" in said, said
+    assert "ann: softmax: " in errors and "timed out after 2 s while running softmax()" in errors, said
+    assert "bob: attention: attention.py has a syntax error" in errors
+
+
+def test_a_timeout_and_a_syntax_error_count_under_their_cause(graded):
+    out, _ = graded
+    errors = analysis.errors(analysis.load(out))
+    assert [(s, x) for s, x, _ in errors.get("timed out", [])] == [("ann", "softmax")], errors
+    assert [(s, x) for s, x, _ in errors.get("unreadable", [])] == [("bob", "attention")], errors
+    assert sorted(errors) == ["missing", "timed out", "unreadable"]  # multi_head: handed in by no one
+    _page(out)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h3>timed out (1)</h3>" in page and "<h3>unreadable (1)</h3>" in page
