@@ -68,3 +68,12 @@ def test_a_timeout_and_a_syntax_error_count_under_their_cause(graded):
     _page(out)
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h3>timed out (1)</h3>" in page and "<h3>unreadable (1)</h3>" in page
+
+
+def test_what_could_not_be_graded_is_never_wrong_on_each_check(graded):
+    out, _ = graded
+    rows = _page(out).tables["items"][1:]
+    lost = [(x, check, wrong) for x, check, _, wrong, *_ in rows if x in ("softmax", "attention")]
+    assert not lost, f"checks lost though every answer graded was right: {lost}"
+    shares = {(i.exercise, i.students, i.ungraded) for i in analysis.items(analysis.load(out))}
+    assert ("softmax", 2, 1) in shares and ("attention", 2, 1) in shares, shares

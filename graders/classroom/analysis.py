@@ -4,8 +4,10 @@
 OUT/integrity.json. From them: each check's share of students who lost points
 on it, with "not attempted" (the stub untouched, the file missing, the
 function not defined) kept apart from "wrong", and the most common hint the
-wrong ones got; the known mistakes across the class (the hints: "It looks
-like ..."), ranked; and the submissions that could not be graded, by cause.
+wrong ones got; the known mistakes across the class (the hints: "It looks like
+..."), ranked; and the submissions that could not be graded, by cause. A check that judged no answer (the file unreadable or not importable,
+the code hung or ended its worker) is neither right nor wrong: it counts under
+its cause in ``errors``, and is left out of that check's shares.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.outfiles import FORMULA_STARTS
-from ..grading.summary import NOT_GRADED, stops
+from ..grading.summary import NOT_GRADED, stopped, stops
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
@@ -53,6 +55,7 @@ class Item:
     students: int = 0
     wrong: int = 0
     not_attempted: int = 0
+    ungraded: int = 0  # students whose answer this check could not judge: left out of ``students``
     hints: Counter = field(default_factory=Counter)
 
     @property
@@ -105,7 +108,8 @@ def hint_of(message: str) -> str:
 
 
 def items(klass: Class) -> list[Item]:
-    """Every check that carries points, most often lost first."""
+    """Every check that carries points, most often lost first. A check that judged no answer counts
+    in ``ungraded``, not in ``students``: its shares are of the students it graded."""
     found = {}
     for s in klass.students:
         for t in s.tests:
@@ -113,15 +117,18 @@ def items(klass: Class) -> list[Item]:
                 continue
             key = (t["exercise"], t["name"])
             item = found.setdefault(key, Item(t["exercise"], t["name"].split(": ", 1)[-1], float(t["max_score"])))
+            lost = float(t["score"]) < float(t["max_score"]) - 1e-9
+            if lost and attempted(t["output"]) and (t["output"].startswith(NOT_GRADED) or stopped(t["output"])):
+                item.ungraded += 1
+                continue
             item.students += 1
-            if float(t["score"]) < float(t["max_score"]) - 1e-9:
-                if attempted(t["output"]):
-                    item.wrong += 1
-                    hint = hint_of(t["output"])
-                    if hint:
-                        item.hints[hint] += 1
-                else:
-                    item.not_attempted += 1
+            if lost and attempted(t["output"]):
+                item.wrong += 1
+                hint = hint_of(t["output"])
+                if hint:
+                    item.hints[hint] += 1
+            elif lost:
+                item.not_attempted += 1
     return sorted(found.values(), key=lambda i: (-i.lost / max(i.students, 1), -i.wrong, i.exercise, i.name))
 
 

@@ -92,7 +92,10 @@ def render(klass: analysis.Class) -> str:
              f"({', '.join(x.slug for x in klass.exercises)}).</p>", "<h2>Distribution</h2>", *plots(klass)]
     parts.append("<h2>Checks most often lost</h2><p class=muted>Share of students who lost points on each check: "
                  "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
-                 "missing, the function not defined), with the hint the wrong answers got most often.</p>")
+                 "missing, the function not defined), with the hint the wrong answers got most often. A check that "
+                 "judged no answer (the file unreadable, the code hung or crashed) is neither: it counts under "
+                 "<a href='#ungraded'>Submissions that could not be graded</a>, and the shares are of the "
+                 "students the check graded.</p>")
     rows = []
     for it in analysis.items(klass):
         if not it.lost:
@@ -115,7 +118,7 @@ def render(klass: analysis.Class) -> str:
         "</thead><tbody>" + "".join(f"<tr><td>{e(h)}</td><td class=n>{k} ({_pct(k, n)})</td></tr>"
                                     for h, k, _ in known) + "</tbody></table></div>" if known else "<p>No known mistake was recognised.</p>"))
     errs = analysis.errors(klass)
-    parts.append("<h2>Submissions that could not be graded</h2>" + ("".join(
+    parts.append("<h2 id=ungraded>Submissions that could not be graded</h2>" + ("".join(
         f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
         for cause, v in errs.items()) if errs else "<p>None.</p>"))
     parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
