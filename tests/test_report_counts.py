@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from graders import registry
 from graders.classroom import analysis
 from graders.cli import main
+from graders.grading.outfiles import gradebook_text, results_path, write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -77,3 +81,34 @@ def test_what_could_not_be_graded_is_never_wrong_on_each_check(graded):
     assert not lost, f"checks lost though every answer graded was right: {lost}"
     shares = {(i.exercise, i.students, i.ungraded) for i in analysis.items(analysis.load(out))}
     assert ("softmax", 2, 1) in shares and ("attention", 2, 1) in shares, shares
+
+
+# ------------------------------------------------------------------ classes written by hand
+def _test(slug, name, score, of, output=""):
+    return {"name": f"{slug}: {name}", "exercise": slug, "score": score, "max_score": of,
+            "status": "passed" if score >= of else "failed", "output": output, "visibility": "visible",
+            "extra_data": {"outcome": "passed" if score >= of else "failed"}}
+
+
+def _class(out: Path, students: dict, slugs=None, flags=None) -> Path:
+    """OUT as 'attn-grade grade' writes it: students maps a name to its results.json tests."""
+    for name, tests in students.items():
+        write_atomic(results_path(out, name), json.dumps({"tests": tests}))
+    write_atomic(out / "gradebook.csv", gradebook_text(out, list(students), slugs))
+    if flags is not None:
+        write_atomic(out / "integrity.json", json.dumps(flags))
+    return out
+
+
+def _whole(slug, score):
+    """One check worth the whole exercise: ``score`` of it."""
+    return _test(slug, "agrees with the reference", score, registry.get(slug).points)
+
+
+def test_scores_are_rounded_as_the_text_report_rounds(tmp_path):
+    out = _class(tmp_path, {"ben": [_whole("hand_scores", 4.428571), _whole("softmax", 9.75)],
+                            "cleo": [_whole("hand_scores", 8), _whole("softmax", 10 / 3)]}, ["hand_scores", "softmax"])
+    tables = _page(out)
+    assert tables.tables["students"][1:] == [["ben", "4.43", "9.75", "14.18"], ["cleo", "8", "3.33", "11.33"]]
+    shown = re.sub(r"<[^>]*>", "", (out / "report.html").read_text(encoding="utf-8"))  # exact in data-v, to sort
+    assert "ben: 14.18/18" in shown and "4.42857" not in shown and "11.3333" not in shown

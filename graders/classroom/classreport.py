@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..grading.outfiles import write_atomic
+from ..grading.report import pts
 from . import analysis
 
 STYLE = """
@@ -88,7 +89,7 @@ def render(klass: analysis.Class) -> str:
     e = html.escape
     n = len(klass.students)
     mean = sum(s.total for s in klass.students) / n if n else 0.0
-    parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {klass.max_total:g} "
+    parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {pts(klass.max_total)} "
              f"({', '.join(x.slug for x in klass.exercises)}).</p>", "<h2>Distribution</h2>", *plots(klass)]
     parts.append("<h2>Checks most often lost</h2><p class=muted>Share of students who lost points on each check: "
                  "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
@@ -140,11 +141,12 @@ def _students(klass: analysis.Class) -> str:
     head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
     rows, pages = [], []
     for i, s in enumerate(klass.students):
-        cells = "".join(f"<td class=n>{s.scores[x.slug]:g}</td>" for x in klass.exercises)
+        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}</td>"
+                        for x in klass.exercises)
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
-                    f"<td class=n>{s.total:g}</td></tr>")
+                    f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
         text = render_text(from_gradescope({"tests": s.tests}), color=False, width=PAGE_WIDTH)
-        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {s.total:g}/{klass.max_total:g}</summary>"
+        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
             f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
