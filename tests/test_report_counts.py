@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import analysis
+from graders.classroom import analysis, classreport
 from graders.cli import main
 from graders.grading.outfiles import gradebook_text, results_path, write_atomic
 
@@ -112,3 +112,11 @@ def test_scores_are_rounded_as_the_text_report_rounds(tmp_path):
     assert tables.tables["students"][1:] == [["ben", "4.43", "9.75", "14.18"], ["cleo", "8", "3.33", "11.33"]]
     shown = re.sub(r"<[^>]*>", "", (out / "report.html").read_text(encoding="utf-8"))  # exact in data-v, to sort
     assert "ben: 14.18/18" in shown and "4.42857" not in shown and "11.3333" not in shown
+
+
+def test_the_totals_histogram_counts_whole_students(tmp_path, monkeypatch):
+    out = _class(tmp_path, {f"s{i}": [_whole("softmax", v)] for i, v in enumerate((2, 5, 9.5))}, ["softmax"])
+    ticks = []
+    monkeypatch.setattr(classreport, "_png", lambda fig: ticks.append(list(fig.axes[0].get_yticks())) or "")
+    classreport.plots(analysis.load(out))
+    assert ticks and len(ticks[0]) >= 2 and all(float(t).is_integer() for t in ticks[0]), ticks[0]

@@ -53,12 +53,14 @@ def plots(klass: analysis.Class) -> list[str]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     totals = [s.total for s in klass.students]
     fig, ax = plt.subplots(figsize=(7, 3), num="totals")
     ax.hist(totals, bins=min(20, max(5, len(set(totals)))), range=(0, klass.max_total), color="#4a7ab8")
     ax.set_xlabel(f"total points (of {klass.max_total:g})")
     ax.set_ylabel("students")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
     ax.set_title("Totals")
     imgs = [_png(fig)]
     plt.close(fig)
