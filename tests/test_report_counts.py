@@ -17,7 +17,9 @@ import pytest
 from graders import registry
 from graders.classroom import analysis, classreport
 from graders.cli import main
+from graders.grading.engine import checks_of
 from graders.grading.outfiles import gradebook_text, results_path, write_atomic
+from graders.kit.checks import HINTS
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,6 +27,12 @@ from test_classreport import Tables  # noqa: E402
 
 LOOPS = "import numpy as np\n\n\ndef softmax(x, axis=-1):\n    while True:\n        pass\n"
 UNCLOSED = "import numpy as np\n\n\ndef causal_mask(n):\n    return np.tril(np.ones((n, n), dtype=bool)\n"
+OVERFLOW = (  # (worked_example's wording, softmax's): one mistake, shown in softmax's wording
+    "np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest score first "
+    "(it does not change the softmax)",
+    "np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract the maximum "
+    "along the axis first (that does not change the result)")
+EXONERATION = "your scaling step Var(q·k) / (√d_k)² is right, so the problem is in dot_variance()"
 
 
 def _page(out: Path, *args) -> Tables:
@@ -120,3 +128,26 @@ def test_the_totals_histogram_counts_whole_students(tmp_path, monkeypatch):
     monkeypatch.setattr(classreport, "_png", lambda fig: ticks.append(list(fig.axes[0].get_yticks())) or "")
     classreport.plots(analysis.load(out))
     assert ticks and len(ticks[0]) >= 2 and all(float(t).is_integer() for t in ticks[0]), ticks[0]
+
+
+def test_a_hint_that_clears_a_step_is_not_a_mistake(tmp_path):
+    out = _class(tmp_path, {"ada": [_test("variance_proof", "Var(q·k / √d_k) is exact", 0, 1,
+                                          f"wrong. It looks like {EXONERATION}.")]}, ["variance_proof"])
+    assert analysis.mistakes(analysis.load(out)) == []
+    assert "mistakes" not in _page(out).tables
+
+
+def test_one_mistake_in_two_wordings_is_one_row_counting_each_student_once(tmp_path):
+    wording, shown = OVERFLOW
+    both = [_test("softmax", "finite", 0, 1, f"got inf. It looks like {shown}."),
+            _test("worked_example", "finite", 0, 1, f"got nan. It looks like {wording}.")]
+    out = _class(tmp_path, {"ada": both, "ben": both[1:], "cy": [_test("softmax", "finite", 1, 1)]},
+                 ["worked_example", "softmax"])
+    assert _page(out).tables["mistakes"][1:] == [[shown, "2 (67 %)"]]
+
+
+def test_every_wording_merged_is_a_hint_a_grader_gives():
+    for e in registry.EXERCISES:
+        checks_of(e.slug)  # the graders register their hints as they load
+    for wording, shown in analysis.SAME_MISTAKE.items():
+        assert {f"It looks like {wording}.", f"It looks like {shown}."} <= HINTS, wording
