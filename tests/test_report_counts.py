@@ -151,3 +151,40 @@ def test_every_wording_merged_is_a_hint_a_grader_gives():
         checks_of(e.slug)  # the graders register their hints as they load
     for wording, shown in analysis.SAME_MISTAKE.items():
         assert {f"It looks like {wording}.", f"It looks like {shown}."} <= HINTS, wording
+
+
+def _term():
+    """A student who did part3_attention only: the other exercises' files were not found."""
+    tests = [_whole("softmax", 7.5), _whole("attention", 14), _whole("multi_head", 6)]
+    return tests + [_test(e.slug, "agrees with the reference", 0, e.points,
+                          f"not graded: {e.slug}.py was not found in the folder x/")
+                    for e in registry.EXERCISES if e.assignment != "part3_attention"]
+
+
+def test_a_report_can_be_limited_to_an_assignment(tmp_path):
+    flag = {"student": "ada", "where": "hand_scores.py", "kind": "identical answers", "detail": "as ben"}
+    out = _class(tmp_path, {"ada": _term(), "ben": _term()}, flags=[flag])
+    tables = _page(out, "--assignment", "part3_attention")
+    assert tables.tables["students"] == [["student", "softmax", "attention", "multi_head", "total"],
+                                         ["ada", "7.5", "14", "6", "27.5"], ["ben", "7.5", "14", "6", "27.5"]]
+    assert {row[0] for row in tables.tables["items"][1:]} == {"softmax", "multi_head"}
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "hand_scores" not in page and "mean total 27.50 of 36" in page
+
+
+def test_only_the_gradebooks_exercises_are_shown(tmp_path):
+    out = _class(tmp_path, {"ada": _term()}, ["softmax", "attention", "multi_head"])
+    tables = _page(out)
+    assert {row[0] for row in tables.tables["items"][1:]} == {"softmax", "multi_head"}
+    assert "hand_scores" not in (out / "report.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, says", [("part1_scores", "holds no exercise of part1_scores; its exercises are "
+                                                          "softmax, attention, multi_head"),
+                                        ("part9", "invalid choice: 'part9'")])
+def test_an_assignment_not_in_the_gradebook_is_a_usage_error(tmp_path, capsys, name, says):
+    out = _class(tmp_path, {"ada": _term()}, ["softmax", "attention", "multi_head"])
+    with pytest.raises(SystemExit) as info:
+        main(["report", str(out), "--assignment", name])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and says in err and "Traceback" not in err, err

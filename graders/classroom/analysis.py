@@ -1,11 +1,13 @@
 """How a class did, from the files ``attn-grade grade`` wrote in OUT: the figures of the report.
 
 ``load(out)`` reads OUT/students/*/results.json, OUT/gradebook.csv and
-OUT/integrity.json. From them: each check's share of students who lost points
-on it, with "not attempted" (the stub untouched, the file missing, the
-function not defined) kept apart from "wrong", and the most common hint the
-wrong ones got; the known mistakes across the class (the hints: "It looks like
-..."), ranked; and the submissions that could not be graded, by cause. A check that judged no answer (the file unreadable or not importable,
+OUT/integrity.json, keeping the exercises of the gradebook's columns (or of the
+assignments asked for) and nothing else. From them: each check's share of
+students who lost points on it, with "not attempted" (the stub untouched, the
+file missing, the function not defined) kept apart from "wrong", and the most
+common hint the wrong ones got; the known mistakes across the class (the hints:
+"It looks like ..."), ranked; and the submissions that could not be graded, by
+cause. A check that judged no answer (the file unreadable or not importable,
 the code hung or ended its worker) is neither right nor wrong: it counts under
 its cause in ``errors``, and is left out of that check's shares.
 """
@@ -89,21 +91,34 @@ class Class:
         return sum(e.points for e in self.exercises)
 
 
-def load(out: Path) -> Class:
+class NotInGradebook(ValueError):
+    """The assignment asked for has no column in the gradebook."""
+
+
+def load(out: Path, assignments=()) -> Class:
+    """The class graded in OUT: the gradebook's exercises, or those of ``assignments`` among them."""
     out = Path(out)
     with open(out / "gradebook.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     header, body = rows[0], rows[1:]
-    exercises = [registry.get(s) for s in header[1:-1]]
+    columns = [registry.get(s) for s in header[1:-1]]
+    exercises = [e for e in columns if not assignments or e.assignment in assignments]
+    if not exercises:
+        raise NotInGradebook(f"{out / 'gradebook.csv'} holds no exercise of {', '.join(assignments)}; its "
+                             f"exercises are {', '.join(e.slug for e in columns) or 'none'}")
+    shown = {e.slug for e in exercises}
     students = []
     for row in body:
         guarded = row[0].startswith("'") and row[0][1:].startswith(FORMULA_STARTS)
         name = row[0][1:] if guarded else row[0]  # the gradebook's guard against formulas taken off
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
-        students.append(Student(name, {e.slug: float(v) for e, v in zip(exercises, row[1:-1])}, float(row[-1]),
-                                data["tests"]))
+        scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
+        total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
+        students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown]))
     flags_file = out / "integrity.json"
     flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
+    if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown
+        flags = [f for f in flags if Path(f["where"]).stem in shown or Path(f["where"]).stem not in registry.BY_SLUG]
     return Class(students, exercises, flags)
 
 

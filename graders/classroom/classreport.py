@@ -14,6 +14,7 @@ import io
 import sys
 from pathlib import Path
 
+from .. import registry
 from ..grading.outfiles import write_atomic
 from ..grading.report import pts
 from . import analysis
@@ -166,6 +167,9 @@ def register(subparsers) -> None:
                     "that could not be graded, the integrity flags, and a sortable table of students linked to "
                     "their feedback. One self-contained file: no server, no network.")
     p.add_argument("out", type=Path, metavar="OUT", help="the --out folder of 'attn-grade grade'")
+    p.add_argument("--assignment", action="append", default=[], choices=registry.ASSIGNMENTS, metavar="NAME",
+                   help="report on this assignment's exercises only (repeatable; default: every exercise in the "
+                        f"gradebook); one of {', '.join(registry.ASSIGNMENTS)}")
     p.set_defaults(run=_run)
 
 
@@ -180,7 +184,9 @@ def _run(parser, args) -> int:
               "'course' extra)", file=sys.stderr)
         return 2
     try:
-        klass = analysis.load(out)
+        klass = analysis.load(out, tuple(args.assignment))
+    except analysis.NotInGradebook as exc:
+        parser.error(str(exc))
     except (OSError, ValueError, KeyError, IndexError) as exc:
         print(f"attn-grade report: {out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2
