@@ -1,11 +1,15 @@
 """How a class did, from the files ``attn-grade grade`` wrote in OUT: the figures of the report.
 
 ``load(out)`` reads OUT/students/*/results.json, OUT/gradebook.csv and
-OUT/integrity.json. From them: each check's share of students who lost points
-on it, with "not attempted" (the stub untouched, the file missing, the
-function not defined) kept apart from "wrong", and the most common hint the
-wrong ones got; the known mistakes across the class (the hints: "It looks
-like ..."), ranked; and the submissions that could not be graded, by cause.
+OUT/integrity.json, keeping the exercises of the gradebook's columns (or of the
+assignments asked for) and nothing else. From them: each check's share of
+students who lost points on it, with "not attempted" (the stub untouched, the
+file missing, the function not defined) kept apart from "wrong", and the most
+common hint the wrong ones got; the known mistakes across the class (the hints:
+"It looks like ..."), ranked; and the submissions that could not be graded, by
+cause. A check that judged no answer (the file unreadable or not importable,
+the code hung or ended its worker) is neither right nor wrong: it counts under
+its cause in ``errors``, and is left out of that check's shares.
 """
 
 from __future__ import annotations
@@ -19,19 +23,30 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.outfiles import FORMULA_STARTS
+from ..grading.summary import NOT_GRADED, stopped, stops
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
                  "not handed in", "it was not handed in")
 CAUSES = (  # (cause, words in the reason that tell it), first match wins
     ("timed out", ("timed out", "time budget")),
-    ("crashed", ("ended while", "ended abruptly", "grading crashed", "killed", "ended or hung")),
+    ("crashed", ("ended while", "ended abruptly", "grading crashed", "killed", "ended or hung", "had stopped before")),
     ("missing", ("was not found", "not handed in")),
     ("unreadable", ("syntax error", "not valid UTF-8", "not a readable notebook", "is not a notebook",
                     "no answer cell", "cells with grade id", "more than any answer needs", "symbolic link",
                     "larger than")),
     ("error at import", ("raised", "importing")),
 )
+# A hint that clears a step ("your scaling step ... is right, so the problem is in dot_variance()") names no mistake.
+EXONERATES = re.compile(r"\bis right, so the problem is in\b")
+# Wordings of one mistake that graders give in different exercises -> the wording the report shows. Every
+# wording here is a hint a grader gives (tests/test_report_counts.py); two wordings are one mistake only here.
+SAME_MISTAKE = {
+    "np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest score first "
+    "(it does not change the softmax)":
+        "np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract the maximum "
+        "along the axis first (that does not change the result)",
+}
 
 
 @dataclass
@@ -52,6 +67,7 @@ class Item:
     students: int = 0
     wrong: int = 0
     not_attempted: int = 0
+    ungraded: int = 0  # students whose answer this check could not judge: left out of ``students``
     hints: Counter = field(default_factory=Counter)
 
     @property
@@ -75,21 +91,34 @@ class Class:
         return sum(e.points for e in self.exercises)
 
 
-def load(out: Path) -> Class:
+class NotInGradebook(ValueError):
+    """The assignment asked for has no column in the gradebook."""
+
+
+def load(out: Path, assignments=()) -> Class:
+    """The class graded in OUT: the gradebook's exercises, or those of ``assignments`` among them."""
     out = Path(out)
     with open(out / "gradebook.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     header, body = rows[0], rows[1:]
-    exercises = [registry.get(s) for s in header[1:-1]]
+    columns = [registry.get(s) for s in header[1:-1]]
+    exercises = [e for e in columns if not assignments or e.assignment in assignments]
+    if not exercises:
+        raise NotInGradebook(f"{out / 'gradebook.csv'} holds no exercise of {', '.join(assignments)}; its "
+                             f"exercises are {', '.join(e.slug for e in columns) or 'none'}")
+    shown = {e.slug for e in exercises}
     students = []
     for row in body:
         guarded = row[0].startswith("'") and row[0][1:].startswith(FORMULA_STARTS)
         name = row[0][1:] if guarded else row[0]  # the gradebook's guard against formulas taken off
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
-        students.append(Student(name, {e.slug: float(v) for e, v in zip(exercises, row[1:-1])}, float(row[-1]),
-                                data["tests"]))
+        scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
+        total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
+        students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown]))
     flags_file = out / "integrity.json"
     flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
+    if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown
+        flags = [f for f in flags if Path(f["where"]).stem in shown or Path(f["where"]).stem not in registry.BY_SLUG]
     return Class(students, exercises, flags)
 
 
@@ -104,7 +133,8 @@ def hint_of(message: str) -> str:
 
 
 def items(klass: Class) -> list[Item]:
-    """Every check that carries points, most often lost first."""
+    """Every check that carries points, most often lost first. A check that judged no answer counts
+    in ``ungraded``, not in ``students``: its shares are of the students it graded."""
     found = {}
     for s in klass.students:
         for t in s.tests:
@@ -112,29 +142,36 @@ def items(klass: Class) -> list[Item]:
                 continue
             key = (t["exercise"], t["name"])
             item = found.setdefault(key, Item(t["exercise"], t["name"].split(": ", 1)[-1], float(t["max_score"])))
+            lost = float(t["score"]) < float(t["max_score"]) - 1e-9
+            if lost and attempted(t["output"]) and (t["output"].startswith(NOT_GRADED) or stopped(t["output"])):
+                item.ungraded += 1
+                continue
             item.students += 1
-            if float(t["score"]) < float(t["max_score"]) - 1e-9:
-                if attempted(t["output"]):
-                    item.wrong += 1
-                    hint = hint_of(t["output"])
-                    if hint:
-                        item.hints[hint] += 1
-                else:
-                    item.not_attempted += 1
+            if lost and attempted(t["output"]):
+                item.wrong += 1
+                hint = hint_of(t["output"])
+                if hint:
+                    item.hints[hint] += 1
+            elif lost:
+                item.not_attempted += 1
     return sorted(found.values(), key=lambda i: (-i.lost / max(i.students, 1), -i.wrong, i.exercise, i.name))
 
 
 def mistakes(klass: Class) -> list[tuple]:
-    """(hint, students who got it, their share), most common first."""
+    """(mistake, students who made it, their share), most common first: each student once per mistake,
+    however many checks or exercises named it and in whichever wording (SAME_MISTAKE); a hint that
+    clears a step (EXONERATES) is not a mistake."""
     counts = Counter()
     for s in klass.students:
-        counts.update({hint_of(t["output"]) for t in s.tests} - {""})
+        hints = {hint_of(t["output"]) for t in s.tests} - {""}
+        counts.update({SAME_MISTAKE.get(h, h) for h in hints if not EXONERATES.search(h)})
     n = max(len(klass.students), 1)
     return [(hint, k, k / n) for hint, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def errors(klass: Class) -> dict:
-    """cause -> [(student, exercise, reason)] for the exercises that could not be graded at all."""
+    """cause -> [(student, exercise, reason)] for the exercises that could not be graded: not at all (every
+    check "not graded: ..."), or in part, where the student's code hung or ended its worker."""
     found = {cause: [] for cause, _ in CAUSES}
     for s in klass.students:
         for slug in s.scores:
@@ -142,9 +179,11 @@ def errors(klass: Class) -> dict:
             if len(outputs) != 1:
                 continue
             (reason,) = outputs
-            if not reason.startswith("not graded: "):
+            if not reason.startswith(NOT_GRADED):
                 continue
-            reason = reason[len("not graded: "):]
+            reason = reason[len(NOT_GRADED):]
             cause = next((c for c, words in CAUSES if any(w in reason for w in words)), "error at import")
+            found[cause].append((s.name, slug, reason))
+        for slug, cause, reason in stops(s.tests):
             found[cause].append((s.name, slug, reason))
     return {c: v for c, v in found.items() if v}

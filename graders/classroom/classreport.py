@@ -14,7 +14,9 @@ import io
 import sys
 from pathlib import Path
 
+from .. import registry
 from ..grading.outfiles import write_atomic
+from ..grading.report import pts
 from . import analysis
 
 STYLE = """
@@ -52,12 +54,14 @@ def plots(klass: analysis.Class) -> list[str]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     totals = [s.total for s in klass.students]
     fig, ax = plt.subplots(figsize=(7, 3), num="totals")
     ax.hist(totals, bins=min(20, max(5, len(set(totals)))), range=(0, klass.max_total), color="#4a7ab8")
     ax.set_xlabel(f"total points (of {klass.max_total:g})")
     ax.set_ylabel("students")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
     ax.set_title("Totals")
     imgs = [_png(fig)]
     plt.close(fig)
@@ -88,11 +92,14 @@ def render(klass: analysis.Class) -> str:
     e = html.escape
     n = len(klass.students)
     mean = sum(s.total for s in klass.students) / n if n else 0.0
-    parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {klass.max_total:g} "
+    parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {pts(klass.max_total)} "
              f"({', '.join(x.slug for x in klass.exercises)}).</p>", "<h2>Distribution</h2>", *plots(klass)]
     parts.append("<h2>Checks most often lost</h2><p class=muted>Share of students who lost points on each check: "
                  "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
-                 "missing, the function not defined), with the hint the wrong answers got most often.</p>")
+                 "missing, the function not defined), with the hint the wrong answers got most often. A check that "
+                 "judged no answer (the file unreadable, the code hung or crashed) is neither: it counts under "
+                 "<a href='#ungraded'>Submissions that could not be graded</a>, and the shares are of the "
+                 "students the check graded.</p>")
     rows = []
     for it in analysis.items(klass):
         if not it.lost:
@@ -115,7 +122,7 @@ def render(klass: analysis.Class) -> str:
         "</thead><tbody>" + "".join(f"<tr><td>{e(h)}</td><td class=n>{k} ({_pct(k, n)})</td></tr>"
                                     for h, k, _ in known) + "</tbody></table></div>" if known else "<p>No known mistake was recognised.</p>"))
     errs = analysis.errors(klass)
-    parts.append("<h2>Submissions that could not be graded</h2>" + ("".join(
+    parts.append("<h2 id=ungraded>Submissions that could not be graded</h2>" + ("".join(
         f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
         for cause, v in errs.items()) if errs else "<p>None.</p>"))
     parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
@@ -137,11 +144,12 @@ def _students(klass: analysis.Class) -> str:
     head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
     rows, pages = [], []
     for i, s in enumerate(klass.students):
-        cells = "".join(f"<td class=n>{s.scores[x.slug]:g}</td>" for x in klass.exercises)
+        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}</td>"
+                        for x in klass.exercises)
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
-                    f"<td class=n>{s.total:g}</td></tr>")
+                    f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
         text = render_text(from_gradescope({"tests": s.tests}), color=False, width=PAGE_WIDTH)
-        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {s.total:g}/{klass.max_total:g}</summary>"
+        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
             f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
@@ -159,6 +167,9 @@ def register(subparsers) -> None:
                     "that could not be graded, the integrity flags, and a sortable table of students linked to "
                     "their feedback. One self-contained file: no server, no network.")
     p.add_argument("out", type=Path, metavar="OUT", help="the --out folder of 'attn-grade grade'")
+    p.add_argument("--assignment", action="append", default=[], choices=registry.ASSIGNMENTS, metavar="NAME",
+                   help="report on this assignment's exercises only (repeatable; default: every exercise in the "
+                        f"gradebook); one of {', '.join(registry.ASSIGNMENTS)}")
     p.set_defaults(run=_run)
 
 
@@ -173,7 +184,9 @@ def _run(parser, args) -> int:
               "'course' extra)", file=sys.stderr)
         return 2
     try:
-        klass = analysis.load(out)
+        klass = analysis.load(out, tuple(args.assignment))
+    except analysis.NotInGradebook as exc:
+        parser.error(str(exc))
     except (OSError, ValueError, KeyError, IndexError) as exc:
         print(f"attn-grade report: {out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2

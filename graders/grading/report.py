@@ -29,7 +29,8 @@ def _paint(text, code, color):
     return f"{code}{text}{RESET}" if color else text
 
 
-def _pts(x):
+def pts(x) -> str:
+    """A score as every report shows it: rounded to two decimals, without trailing zeros (6.83, 8)."""
     return f"{round(x, 2):g}"
 
 
@@ -112,7 +113,7 @@ def _check_lines(c, color, width) -> list:
     code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
     tag = "" if c.visibility == "public" else " (hidden)"
     mark = MARKS.get(c.outcome, "✗")
-    head = wrap(f"{mark} {c.name}{tag}  [{_pts(c.points)}/{_pts(c.max_points)}]", 2, width, hang=2)
+    head = wrap(f"{mark} {c.name}{tag}  [{pts(c.points)}/{pts(c.max_points)}]", 2, width, hang=2)
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:
         head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
@@ -176,7 +177,7 @@ def _exercise_lines(r, color, only_failed, width) -> list:
     problem = r.problem or _common_problem(r)
     if problem:  # nothing could be graded: say why once, not once per check
         lines += _painted(wrap(f"✗ {problem}", 2, width, hang=2), RED, color)
-        return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
+        return lines + [f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}", ""]
     repeats = _same_causes(r.checks)
     for i, c in enumerate(r.checks):
         if (only_failed and c.passed) or i in repeats:
@@ -187,11 +188,11 @@ def _exercise_lines(r, color, only_failed, width) -> list:
             names = "; ".join(m.name for m in more)
             got, of = sum(m.points for m in more), sum(m.max_points for m in more)
             text = (f"✗ and {len(more)} more check{'s' if len(more) > 1 else ''} stopped at the same error  "
-                    f"[{_pts(got)}/{_pts(of)}]: {names}")
+                    f"[{pts(got)}/{pts(of)}]: {names}")
             more_lines = wrap(text, 2, width, hang=2)
             more_lines[0] = more_lines[0].replace("✗", _paint("✗", RED, color), 1)
             lines += more_lines
-    return lines + [f"  {r.exercise}: {_pts(r.points)}/{_pts(r.max_points)}", ""]
+    return lines + [f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}", ""]
 
 
 def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None,
@@ -210,7 +211,7 @@ def render_text(results, *, color=False, totals=True, summary_only=False, only_f
         for r in results:
             mark = "✓" if r.points >= r.max_points else "✗"
             code = GREEN if mark == "✓" else RED
-            lines.append(f"  {_paint(mark, code, color)} {r.exercise:<15} {_pts(r.points):>5}/{_pts(r.max_points)}")
+            lines.append(f"  {_paint(mark, code, color)} {r.exercise:<15} {pts(r.points):>5}/{pts(r.max_points)}")
         took = f" in {seconds:.1f} s" if seconds is not None else ""
-        lines.append(_paint(f"Total: {_pts(got)}/{_pts(out_of)}{took}", BOLD, color))
+        lines.append(_paint(f"Total: {pts(got)}/{pts(out_of)}{took}", BOLD, color))
     return "\n".join(lines)

@@ -1,11 +1,59 @@
-"""What a batch says when it has graded a class: totals, full marks, errors, isolation, time."""
+"""What a batch says when it has graded a class: totals, full marks, errors, isolation, time.
+
+"Submissions with errors" names each exercise that could not be graded: the
+file could not be read or imported (``problem``, every check "not graded: ..."),
+or the student's code stopped some of its checks by hanging (a timeout) or by
+ending its worker (a crash). Those checks judged no answer: ``stopped`` tells
+them by their words (sandbox/submission.py, sandbox/handle.py, budget.py), for
+this summary and for the class report (classroom/analysis.py).
+"""
 
 from __future__ import annotations
 
+import json
 import statistics
 from pathlib import Path
 
 from .. import registry
+from .outfiles import results_path
+
+NOT_GRADED = "not graded: "  # how every check of an exercise that could not be graded at all begins
+STOPS = (  # (cause, words on the first line of a check the student's code stopped)
+    ("timed out", ("timed out after ", "timed out earlier in this exercise", "the time budget for ")),
+    ("crashed", ("the worker process ended while", "the worker had stopped before", "was not run again: earlier in "
+                 "this exercise", "ended or hung the worker", "larger than any answer asked for",
+                 "far more than any answer asked for", "the worker sent an", "the worker's answer")),
+)
+
+
+def stopped(message: str) -> str:
+    """The cause ("timed out", "crashed") when the student's code stopped this check, else ""."""
+    first = message.split("\n", 1)[0]
+    return next((cause for cause, words in STOPS if any(w in first for w in words)), "")
+
+
+def stops(tests) -> list:
+    """(exercise, cause, reason) for each exercise, read but not fully graded, whose checks the student's
+    code stopped (results.json ``tests``): the first such check's words, and how many checks it stopped."""
+    found = {}
+    for t in tests:
+        if t["max_score"] and not t["output"].startswith(NOT_GRADED):
+            found.setdefault(t["exercise"], []).append(t["output"])
+    out = []
+    for slug, outputs in found.items():
+        hit = [(stopped(o), o.split("\n", 1)[0]) for o in outputs if stopped(o)]
+        if hit:
+            out.append((slug, hit[0][0], f"{len(hit)} of {len(outputs)} checks not graded: {hit[0][1]}"))
+    return out
+
+
+def _stopped_in(out: Path, name: str) -> list:
+    """The stops of one student's results.json in OUT, as "exercise: reason" lines."""
+    try:
+        tests = json.loads(results_path(out, name).read_text(encoding="utf-8"))["tests"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [f"{slug}: {reason}" for slug, _, reason in stops(tests)]
 
 
 def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
@@ -29,7 +77,8 @@ def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
     for e in chosen:
         full = sum(1 for r in rows if float(r[e.slug]) >= e.points)
         lines.append(f"  {e.slug:<15} {full:>4}/{len(rows)}  ({100 * full / len(rows):.0f} %)")
-    errors = {n: f["errors"] for n, f in facts.items() if f["errors"]}
+    errors = {n: f["errors"] + _stopped_in(out, n) for n, f in facts.items()}
+    errors = {n: e for n, e in errors.items() if e}
     if errors:
         lines.append(f"Submissions with errors ({len(errors)}):")
         for name in sorted(errors):
