@@ -252,3 +252,39 @@ def _raw(course: Path, student: str) -> float:
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         return gb.find_submission(PART, student).score
+
+
+def test_a_proof_handed_in_again_reaches_formgrader_flagged_for_review(graded, tmp_path):
+    """Only the proof changed: the digest sees it, autograded/ gets the new proof, the person's mark
+    stays and the cell is flagged for review, as nbgrader's own autograde does (SaveAutoGrades)."""
+    from nbgrader.api import Gradebook
+
+    from graders.cli import main
+
+    course, _, _, _ = graded
+    course = Path(shutil.copytree(course, tmp_path / "course", symlinks=True))
+    out, gid = tmp_path / "out", "variance_proof-proof"
+    grade = ["grade", str(course / "submitted"), "--out", str(out), "--nbgrader-course", str(course),
+             "--assignment", PART, "--no-progress"]
+    assert main(grade) == 0
+
+    def proof(student):
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+            g = gb.find_grade(gid, "variance_proof", PART, student)
+            return g.manual_score, g.needs_manual_grade
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        g = gb.find_grade(gid, "variance_proof", PART, "ref")
+        g.manual_score, g.needs_manual_grade = 3.0, False  # marked in formgrader
+        gb.db.commit()
+    assert main(grade) == 0 and proof("ref") == (3.0, False)  # nothing changed: the mark stands, unflagged
+    handed_in = course / "submitted" / "ref" / PART / "variance_proof.ipynb"
+    nb = json.loads(handed_in.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
+    cell["source"] = "A second try at the proof: Var(q·k) = d_k because ..."
+    handed_in.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    assert main(grade) == 0
+    marked = json.loads((course / "autograded" / "ref" / PART / "variance_proof.ipynb").read_text(encoding="utf-8"))
+    assert any("A second try at the proof" in "".join(c["source"]) for c in marked["cells"])
+    assert proof("ref") == (3.0, True)  # kept, and flagged for review
+    assert proof("mutant")[1] is False  # the others as they were

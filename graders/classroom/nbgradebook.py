@@ -190,8 +190,10 @@ def _autograde(config, submitted, out, student, assignment, per) -> list:
 
     coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
     release = Path(coursedir.root) / coursedir.release_directory
-    stood_in = stage(submitted, release, Path(coursedir.submitted_directory), student, assignment)
     kept = _manual_state(coursedir, student, assignment)
+    for cell in _changed_cells(coursedir, submitted, student, assignment, kept):
+        del kept[cell]  # marked by a person, then handed in again changed: nbgrader flags it for review
+    stood_in = stage(submitted, release, Path(coursedir.submitted_directory), student, assignment)
     app = Autograde(coursedir=coursedir, config=config)
     app.force, app.create_student = True, True
     outcome = capture_log(app)
@@ -220,6 +222,30 @@ def _manual_state(coursedir, student, assignment) -> dict:
             return {}
         return {(nb.name, g.name): g.needs_manual_grade for nb in submission.notebooks for g in nb.grades
                 if g.manual_score is not None}
+
+
+def _changed_cells(coursedir, submitted, student, assignment, kept) -> list:
+    """The (notebook, grade id) of ``kept`` whose source in the submission differs from the
+    autograded copy a person marked."""
+    from .nbsubmit import NotebookProblem, _read_json, _text
+
+    def sources(path):
+        try:
+            nb = _read_json(path)
+        except NotebookProblem:
+            return {}
+        return {c["metadata"]["nbgrader"].get("grade_id"): _text(c.get("source", "")) for c in nb.get("cells", [])
+                if isinstance(c, dict) and isinstance(c.get("metadata", {}).get("nbgrader"), dict)}
+
+    marked = Path(coursedir.root) / coursedir.autograded_directory / student / assignment
+    changed = []
+    for name in sorted({nb for nb, _ in kept}):
+        try:
+            before, now = sources(marked / f"{name}.ipynb"), sources(submitted / student / assignment / f"{name}.ipynb")
+        except NotebookProblem:  # a cell's source neither text nor lines: nothing to compare
+            continue
+        changed += [(nb, gid) for nb, gid in kept if nb == name and before.get(gid) != now.get(gid)]
+    return changed
 
 
 def _set_scores(coursedir, student, assignment, per, kept) -> int:

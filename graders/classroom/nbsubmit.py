@@ -18,6 +18,7 @@ still does not parse it is graded as written (a syntax error, zero, reported).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ class Student:
     problems: dict = field(default_factory=dict)  # slug -> (message, missing)
     notes: dict = field(default_factory=dict)  # slug -> [note, ...] for the feedback
     notebooks: dict = field(default_factory=dict)  # slug -> the submitted .ipynb path
+    graded: dict = field(default_factory=dict)  # slug -> digest of every cell nbgrader grades (the proof too)
 
 
 def _assignment_dirs(root: Path):
@@ -75,10 +77,11 @@ def _text(source) -> str:
     raise NotebookProblem("its answer cell's source is neither text nor a list of lines")
 
 
-def answer_source(path: Path, slug: str) -> str:
-    """The source of the one code cell with grade id ``<slug>-answer``; NotebookProblem if none or several."""
+def answer_source(path: Path, slug: str, nb=None) -> str:
+    """The source of the one code cell with grade id ``<slug>-answer``; NotebookProblem if none or several.
+    ``nb``: the notebook's JSON, when it has been read already."""
     gid = f"{slug}-answer"
-    nb = _read_json(Path(path))
+    nb = _read_json(Path(path)) if nb is None else nb
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list):
         raise NotebookProblem("it is not a notebook (no list of cells)")
@@ -101,6 +104,23 @@ def answer_source(path: Path, slug: str) -> str:
         raise NotebookProblem(f"its answer cell holds {len(source)} characters, more than any answer needs "
                               f"(the limit is {MAX_ANSWER_CHARS})")
     return source
+
+
+def graded_cells_digest(nb) -> str:
+    """A digest of every cell nbgrader knows (answers, the written proof, tests, tasks), by grade id:
+    a changed proof, which no automatic check reads, must still reach autograded/ and formgrader."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    h = hashlib.sha256()
+    for cell in cells if isinstance(cells, list) else ():
+        meta = cell.get("metadata") if isinstance(cell, dict) else None
+        grading = meta.get("nbgrader") if isinstance(meta, dict) else None
+        if isinstance(grading, dict) and isinstance(grading.get("grade_id"), str):
+            try:
+                text = _text(cell.get("source", ""))
+            except NotebookProblem:
+                text = "(unreadable)"
+            h.update(f"\0{grading['grade_id']}\0{cell.get('cell_type')}\0{len(text)}\0{text}".encode())
+    return h.hexdigest()
 
 
 def _read_json(path: Path):
@@ -188,7 +208,9 @@ def _extract_student(src: Path, student: Student, exercises) -> None:
             continue
         student.notebooks[ex.slug] = nb
         try:
-            source = answer_source(nb, ex.slug)
+            parsed = _read_json(nb)
+            student.graded[ex.slug] = graded_cells_digest(parsed)
+            source = answer_source(nb, ex.slug, parsed)
         except NotebookProblem as exc:
             student.problems[ex.slug] = (f"{nb.name} was not graded: {exc}", False)
             continue
@@ -206,7 +228,7 @@ def _extract_student(src: Path, student: Student, exercises) -> None:
 def _read(opts, exercises):
     """The batch's view of nbgrader's layout: answer cells extracted to OUT/.sources/."""
     found, skipped = extract(opts.submissions, opts.out / SOURCES, exercises)
-    students = [(s.name, s.folder, s.problems, s.notes) for s in found]
+    students = [(s.name, s.folder, s.problems, s.notes, {"graded cells": s.graded}) for s in found]
     return students, opts.out / SOURCES, skipped
 
 

@@ -68,7 +68,8 @@ class Layout:
 
     name: str  # "folders", "nbgrader", ...
     description: str  # for the summary: what was read, and how
-    # read(opts, exercises) -> (students as (name, folder, problems, notes), jail root, skipped lines)
+    # read(opts, exercises) -> (students as (name, folder, problems, notes, also), jail root, skipped lines);
+    # ``also``: what else a student's grade depends on, for the digest (a notebook's proof cell, say)
     read: Callable
     present: Callable = None  # present(opts) -> the assignments handed in, the default selection
 
@@ -90,7 +91,7 @@ def discover(submissions: Path):
 
 def _read_folders(opts: Options, exercises):
     found, skipped = discover(opts.submissions)
-    return [(n, f, {}, {}) for n, f in found], opts.submissions, skipped
+    return [(n, f, {}, {}, {}) for n, f in found], opts.submissions, skipped
 
 
 FOLDERS = Layout("folders", "one folder of <slug>.py files per student", _read_folders)
@@ -191,8 +192,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated")}
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
-                  student_digest(f, settings, problems, notes, exercise_files(exercises)), box.get("isolation"))
-             for n, f, problems, notes in found]
+                  student_digest(f, settings, problems, notes, exercise_files(exercises), also),
+                  box.get("isolation")) for n, f, problems, notes, also in found]
     todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
     if len(tasks) > len(todo):
         say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
@@ -209,7 +210,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
         _grade_all(todo, opts.jobs, done)
     finally:
         bar.close()
-    handed_in = {student_id(n) for n, _, _, _ in everyone}
+    handed_in = {student_id(entry[0]) for entry in everyone}
     book = [n for n in _graded(opts.out) if n in handed_in]
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
     say(summary(opts.out, book, facts, layout.description, exercises))

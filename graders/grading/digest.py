@@ -21,12 +21,13 @@ from pathlib import Path
 from .sources import code_digest, folder_digest
 
 
-def student_digest(folder: Path, settings: dict, problems: dict, notes: dict, first=()) -> str:
+def student_digest(folder: Path, settings: dict, problems: dict, notes: dict, first=(), also=None) -> str:
     """Everything one student's results depend on: their folder as the sandbox takes it, with the
     exercise files ``first`` (as grade_student asks the sandbox), how a layout read them (problems,
-    notes), the settings of the run and ``code_digest``."""
+    notes, and ``also``, what else it says the results depend on), the settings of the run and
+    ``code_digest``."""
     h = hashlib.sha256(code_digest().encode())
-    h.update(json.dumps({"settings": settings, "problems": problems, "notes": notes}, sort_keys=True,
-                        default=str).encode())
+    fed = {"settings": settings, "problems": problems, "notes": notes, **({"also": also} if also else {})}
+    h.update(json.dumps(fed, sort_keys=True, default=str).encode())
     h.update(folder_digest(Path(folder), first).encode())
     return h.hexdigest()
