@@ -138,3 +138,30 @@ def test_a_notebooks_other_cells_are_read_only_so_far(tmp_path, cells):
     unread = [f for f in flags if f[2] == "could not be scanned"]
     assert len(unread) == (cells > 20) and ("ann", "part3_attention/softmax.ipynb", "outside the answer cell",
                                             "a cell defines y") in flags
+
+
+SEARCHER = SOLUTION + '''
+
+def _find():
+    import os, pathlib
+    for top, _, names in os.walk("/"):
+        for name in names:
+            if name == "softmax.py" and "solutions" in top:
+                exec(open(os.path.join(top, name)).read(), globals())
+    list(pathlib.Path("/home").rglob("*.py"))
+    open("/proc/self/maps").read()
+'''
+
+
+def test_a_search_for_the_solutions_is_flagged_and_honest_code_is_not(tmp_path):
+    """Walking the file system, exec of what it finds, /proc: the sandbox stops them, and an
+    instructor still wants to know (issue 22, item 7)."""
+    found = integrity.scan(folders(tmp_path / "s", ann=SEARCHER, bob=SOLUTION), "folders")
+    looked = {detail for who, _, kind, detail in flags_of(found) if kind == "looks around"}
+    assert looked == {"searches the file system (os.walk)", "runs code it builds (exec)",
+                      "searches the file system (.rglob)", "reads '/proc/self/maps'"}
+    assert not [f for f in flags_of(found) if f[0] == "bob"]
+    for slug in ("softmax", "attention", "multi_head", "saturation", "worked_example"):  # honest answers
+        from graders.classroom.codescan import looks_around
+
+        assert looks_around((ROOT / "solutions" / f"{slug}.py").read_text()) == []

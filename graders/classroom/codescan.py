@@ -10,6 +10,7 @@ nothing to flag. What is read at all is bounded by integrity.py (MAX_SCANNED).
 
     defines(source)     names a cell binds at its top level
     patches(source)     what in the code reaches for the grader
+    looks_around(source) what in the code searches the machine or runs code it finds
     normalised(source)  a digest of the tokens without comments and layout
 """
 
@@ -71,6 +72,37 @@ def patches(source: str) -> list[str]:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
                 and node.args and root(node.args[0]) in NUMPY:
             said.append(f"calls setattr on {shown(node.args[0])}")
+    return list(dict.fromkeys(said))
+
+
+# What an answer to these exercises never needs: searching the file system (for solutions, say),
+# reading /proc, or running code or programs it put together.
+WALKS = {("os", "walk"), ("os", "scandir"), ("os", "listdir"), ("glob", "glob"), ("glob", "iglob"),
+         ("os", "system"), ("os", "popen")}
+WALK_METHODS = ("rglob", "iterdir", "glob", "walk")  # pathlib.Path's, on whatever path
+RUNS = ("exec", "eval", "compile", "__import__")
+PROGRAMS = ("subprocess", "ctypes")
+
+
+def looks_around(source: str) -> list[str]:
+    """What in ``source`` searches the machine or runs what it finds: a walk of the file system,
+    /proc, exec and eval, subprocess or ctypes. The sandbox stops it; a person may want to know."""
+    found = tree(source)
+    said = []
+    for node in ast.walk(found) if found else ():
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name) and f.id in RUNS:
+                said.append(f"runs code it builds ({f.id})")
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and (f.value.id, f.attr) in WALKS:
+                said.append(f"searches the file system ({f.value.id}.{f.attr})")
+            elif isinstance(f, ast.Attribute) and f.attr in WALK_METHODS and root(f) not in NUMPY:
+                said.append(f"searches the file system (.{f.attr})")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            said += [f"imports {m}" for m in mods if m.split(".")[0] in PROGRAMS]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("/proc"):
+            said.append(f"reads {node.value[:40]!r}")
     return list(dict.fromkeys(said))
 
 

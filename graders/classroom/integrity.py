@@ -10,6 +10,9 @@ handed in (never running it) and flags:
 * ``patches the grader``: code that imports the checks' modules (attn_checks,
   graders, nbgrader), touches sys.modules, builtins or IPython, or assigns to
   NumPy's functions;
+* ``looks around``: code that searches the file system (os.walk, glob, a
+  Path's rglob), reads /proc, runs code it builds (exec, eval, compile) or
+  imports subprocess or ctypes: what a search for the solutions looks like;
 * ``attn_checks changed``: a submitted attn_checks/ that differs from the
   release's;
 * ``identical answers``: answers that are the same for several students once
@@ -41,7 +44,7 @@ from pathlib import Path
 from .. import registry
 from ..grading.outfiles import student_id, write_atomic
 from ..sandbox.files import MAX_ENTRIES
-from .codescan import defines, normalised, patches
+from .codescan import defines, looks_around, normalised, patches
 from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, _read_json, _text
 
 MAX_SCANNED = MAX_ANSWER_CHARS  # characters of code read from one file: far more than any answer
@@ -77,6 +80,7 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
                     answer = _source(entry / where)
                 if answer is not None:
                     flags += [Flag(who, where, "patches the grader", d) for d in patches(answer)]
+                    flags += [Flag(who, where, "looks around", d) for d in looks_around(answer)]
                     key = normalised(answer)
                     if key is not None and key not in _stubs(ex, release):
                         answers.setdefault((ex.slug, key), []).append((who, where))
@@ -180,6 +184,8 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
                 flags.append(Flag(who, where, "outside the answer cell", f"a cell defines {', '.join(names)}"))
             flags += [Flag(who, where, "patches the grader", f"outside the answer cell: {d}")
                       for d in patches(source)]
+            flags += [Flag(who, where, "looks around", f"outside the answer cell: {d}")
+                      for d in looks_around(source)]
     return answer
 
 
