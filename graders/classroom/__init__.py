@@ -6,6 +6,7 @@
     nbfill.py       what nbgrader's converter gets instead of a kernel run: our results, stand-in pages
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     course.py       attn-grade course build: the nbgrader course, generated from one source
+    scaffold.py     attn-grade course new: the files of a new exercise, to fill in
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
     codescan.py     what integrity.py reads in a student's code, never running it, within bounds
     analysis.py     how a class did: item analysis, known mistakes, errors by cause
