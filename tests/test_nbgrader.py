@@ -254,7 +254,7 @@ def _raw(course: Path, student: str) -> float:
         return gb.find_submission(PART, student).score
 
 
-def test_a_proof_handed_in_again_reaches_formgrader_flagged_for_review(graded, tmp_path):
+def test_a_proof_handed_in_again_reaches_formgrader_flagged_for_review(graded, tmp_path, capsys):
     """Only the proof changed: the digest sees it, autograded/ gets the new proof, the person's mark
     stays and the cell is flagged for review, as nbgrader's own autograde does (SaveAutoGrades)."""
     from nbgrader.api import Gradebook
@@ -283,7 +283,11 @@ def test_a_proof_handed_in_again_reaches_formgrader_flagged_for_review(graded, t
     cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
     cell["source"] = "A second try at the proof: Var(q·k) = d_k because ..."
     handed_in.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    capsys.readouterr()
     assert main(grade) == 0
+    said = capsys.readouterr().out
+    assert "ref/part1_scores/variance_proof.ipynb: variance_proof-proof changed since it was marked" in said
+    assert "3 student(s): 1 graded in this run, the others kept" in said
     marked = json.loads((course / "autograded" / "ref" / PART / "variance_proof.ipynb").read_text(encoding="utf-8"))
     assert any("A second try at the proof" in "".join(c["source"]) for c in marked["cells"])
     assert proof("ref") == (3.0, True)  # kept, and flagged for review

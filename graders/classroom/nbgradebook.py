@@ -191,13 +191,15 @@ def _autograde(config, submitted, out, student, assignment, per) -> list:
     coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
     release = Path(coursedir.root) / coursedir.release_directory
     kept = _manual_state(coursedir, student, assignment)
-    for cell in _changed_cells(coursedir, submitted, student, assignment, kept):
+    review = _changed_cells(coursedir, submitted, student, assignment, kept)
+    for cell in review:
         del kept[cell]  # marked by a person, then handed in again changed: nbgrader flags it for review
     stood_in = stage(submitted, release, Path(coursedir.submitted_directory), student, assignment)
     app = Autograde(coursedir=coursedir, config=config)
     app.force, app.create_student = True, True
     outcome = capture_log(app)
-    problems = []
+    problems = [f"{student_id(student)}/{assignment}/{nb}.ipynb: {gid} changed since it was marked; your mark "
+                f"is kept and the cell waits for review in formgrader (needs manual grade)" for nb, gid in review]
     if not outcome["success"]:
         lines = [ln for ln in (outcome.get("log") or "").splitlines() if ln.startswith("[ERROR]")]
         problems.append(f"{student_id(student)}/{assignment}: nbgrader wrote no autograded notebooks "

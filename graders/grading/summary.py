@@ -63,7 +63,10 @@ def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
     from ..sandbox.handle import isolated
 
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
-    lines = [f"Graded {len(students)} student(s); results in {out}/students/<student>/results.json, "
+    now = len(facts) if facts is not None else len(students)
+    done = f"Graded {len(students)} student(s)" if now >= len(students) else \
+        f"{len(students)} student(s): {now} graded in this run, the others kept"
+    lines = [f"{done}; results in {out}/students/<student>/results.json, "
              f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout}"]
     if not students:
         return "\n".join(lines)
