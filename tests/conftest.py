@@ -17,6 +17,22 @@ os.environ.setdefault("ATTN_GRADE_CACHE", tempfile.mkdtemp(prefix="attn-grade-te
 os.environ["ATTN_GRADE_RUNTIME"] = tempfile.mkdtemp(prefix="attn-rt-")
 
 
+# What a quick run (plain ``pytest``) leaves out; ``python3 tasks.py test`` and CI run everything.
+SYSTEM = {"test_lessons", "test_nbgrader", "test_nbcourse", "test_notebook_answer", "test_feedback_wraps",
+          "test_classreport", "test_settings"}  # more than Python: Jupyter kernels, nbgrader, Chromium, other users
+SLOW = {"test_hostile", "test_hostile_batch", "test_busy_machine", "test_report_counts", "test_gradescope",
+        "test_batch", "test_plancache", "test_resident"}  # whole classes graded, zygotes kept and ended
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in SYSTEM:
+            item.add_marker(pytest.mark.system)
+        if module in SLOW:
+            item.add_marker(pytest.mark.slow)
+
+
 RECORDED = {"mutant": [], "catalogue": []}  # in the process that reports (with pytest-xdist, the controller)
 
 
