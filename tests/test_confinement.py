@@ -247,6 +247,32 @@ def test_a_zygote_that_starts_leaves_the_tree_of_a_live_one_alone():
     assert [d for d in made + [os.path.dirname(d) for d in made] if os.path.exists(d)] == []
 
 
+STRAY_CHILD = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+from graders.sandbox import cgroups
+tree, why = cgroups.Tree.open()
+if tree is None:
+    print(json.dumps(why)); sys.exit()
+child = os.fork()
+if child == 0:  # a sandbox killed before it joined its cgroup: still in the keeper
+    time.sleep(60); os._exit(0)
+tree.close(reap=lambda: os.waitpid(-1, os.WNOHANG))
+print(json.dumps(tree.bases))
+"""
+
+
+def test_a_child_left_in_the_keeper_does_not_keep_the_tree():
+    """CI once found a zygote's tree left behind, its keeper holding a child that never reached
+    its sandbox's cgroup: the zygote removes the keeper too, killing what is left in it."""
+    proc = subprocess.run([sys.executable, "-c", STRAY_CHILD, str(ROOT)], capture_output=True, text=True,
+                          timeout=60)
+    bases = json.loads(proc.stdout)
+    if isinstance(bases, str):
+        pytest.skip(f"no cgroup here: {bases}")
+    assert [b for b in bases if os.path.exists(b)] == []
+
+
 def test_a_zygote_told_to_end_again_while_it_cleans_up_still_removes_its_cgroups(tmp_path):
     """The grading process hangs up, then its death signal (SIGTERM) comes while the zygote is
     removing its sandboxes' cgroups: the clean-up must finish all the same."""

@@ -139,9 +139,18 @@ class Tree:
         """Remove every sandbox cgroup and the tree itself, killing what is left in them;
         ``reap`` reaps the zygote's children that have ended (the sandboxes' outer processes)."""
         deadline = time.monotonic() + seconds
+        home = True
+        for place in self.homes:  # back where we came from, so that the keeper can go too
+            try:
+                join([place])
+            except OSError:
+                home = False
+        # The keeper may still hold a child that never reached its sandbox's cgroup (killed while
+        # it started): it goes like the sandboxes' cgroups, killed and reaped, once we are out of it.
         for base in self.bases:
             try:
-                self.pending += [[os.path.join(base, d)] for d in os.listdir(base) if d.startswith("sandbox-")]
+                self.pending += [[os.path.join(base, d)] for d in os.listdir(base)
+                                 if d.startswith("sandbox-") or (home and d == KEEPER)]
             except OSError:
                 pass
         while self.pending and time.monotonic() < deadline:
@@ -149,17 +158,11 @@ class Tree:
             self.pending = [d for d in self.pending if not _remove(d)]
             if self.pending:
                 time.sleep(0.02)
-        for home in self.homes:  # back where we came from, so that the keeper can go
-            try:
-                join([home])
-            except OSError:
-                pass
         for base in self.bases:
-            for d in (os.path.join(base, KEEPER), base):
-                try:
-                    os.rmdir(d)
-                except OSError:  # still in use: the next zygote to start removes it
-                    break
+            try:
+                os.rmdir(base)
+            except OSError:  # still in use: the next zygote to start removes it
+                pass
 
 
 def join(dirs):
