@@ -35,11 +35,17 @@ except ImportError:
     raise SystemExit("this course needs the attn-exercises package: run 'python3 tasks.py instructor' in its "
                      "project, then use that project's .venv (. .venv/bin/activate)")
 refuse_command()
+from graders.classroom import mathpages  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
 c.Autograde.autograde_preprocessors = [RefuseUnhardened if step is Execute else step
                                        for step in Autograde.class_traits()["autograde_preprocessors"].default()]
+
+# Math renders offline, in formgrader and in the feedback files: each formula becomes MathML as the
+# page is written, and formgrader's MathJax comes from the Jupyter server, not a CDN.
+c.HTMLExporter.extra_template_basedirs = mathpages.template_basedirs()
+c.HTMLExporter.filters = {"markdown2html": mathpages.markdown2html}
 
 if (_here / "nbgrader_config_local.py").is_file():
     load_subconfig("nbgrader_config_local.py")  # noqa: F821 - nbgrader provides load_subconfig

@@ -5,6 +5,7 @@
     nbgradebook.py  put our scores into an nbgrader course's gradebook and autograded/ notebooks, with care
     nbfill.py       what nbgrader's converter gets instead of a kernel run: our results, stand-in pages
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
+    mathpages.py    math in formgrader's pages and the feedback files, offline (templates/: its macro)
     course.py       attn-grade course build: the nbgrader course, generated from one source
     scaffold.py     attn-grade course new: the files of a new exercise, to fill in
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
