@@ -225,6 +225,7 @@ def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path,
         waiting = [g for g in gb.find_submission_notebook(proof.notebook.name, PART, "stub").grades
                    if g.name == proof.name][0]
         waiting.needs_manual_grade = True  # stub's proof waits for a person
+        gb.update_or_create_student("ref", first_name="Ada", last_name="Lovelace")  # the roster names ref
         gb.db.commit()
     _nbgrader(course, env, "export", f"--to={tmp_path / 'nbgrader.csv'}")
     with open(tmp_path / "nbgrader.csv", newline="", encoding="utf-8") as f:
@@ -245,6 +246,11 @@ def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path,
         assert (float(ours[student][0]), ours[student][1]) == pytest.approx(theirs[student]), student
     assert theirs["mutant"][0] < float(_raw(course, "mutant")) and theirs["ref"][0] > sum(
         e.points for e in registry.of_assignment(PART))  # the penalty and the hand mark are in
+    assert main(["export", str(out), "--format", "canvas", "--to", "-", "--nbgrader-course", str(course),
+                 "--allow-ungraded"]) == 0
+    rows = {r[3]: r for r in csv.reader(capsys.readouterr().out.splitlines()[2:])}  # by SIS Login ID
+    assert rows["ref"][0] == "Lovelace, Ada" and rows["mutant"][0] == "mutant"  # Canvas's Student: a name
+    assert float(rows["ref"][5]) == pytest.approx(theirs["ref"][0]) and rows["stub"][5] == ""
 
 
 def _raw(course: Path, student: str) -> float:

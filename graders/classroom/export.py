@@ -5,7 +5,7 @@
   "Points Possible", gives each assignment's points; then a row per student.
   Canvas matches a row to a student by one of its ID columns: our student id
   goes in the one ``--id-column`` names (SIS Login ID by default), and in
-  Student. A column whose name matches no Canvas assignment makes a new one;
+  Student, unless the nbgrader course's roster names the student ("Last, First"). A column whose name matches no Canvas assignment makes a new one;
   to fill an existing assignment, name the column as Canvas's own export does,
   "Title (id)", with ``--column part1_scores="Part 1 (1234)"``.
 * ``csv``: one row per student and assignment: student, assignment, score,
@@ -27,7 +27,7 @@ import csv
 import io
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
@@ -48,6 +48,7 @@ class Grades:
     assignments: list  # in teaching order
     points: dict  # assignment -> points possible
     scores: dict  # student -> assignment -> score or None
+    names: dict = field(default_factory=dict)  # student -> "Last, First", where a roster says
 
     def missing(self) -> list:
         return [(s, a) for s, row in self.scores.items() for a in self.assignments if row.get(a) is None]
@@ -85,10 +86,10 @@ def from_course(course: Path, assignments: list) -> Grades:
     from .nbscores import CourseError, grades
 
     try:
-        points, scores = grades(course, assignments)
+        points, scores, names = grades(course, assignments)
     except CourseError as exc:
         raise ExportError(str(exc)) from None
-    return Grades(list(assignments), points, dict(sorted(scores.items())))
+    return Grades(list(assignments), points, dict(sorted(scores.items())), names)
 
 
 def _cell(score) -> str:
@@ -104,7 +105,8 @@ def canvas(grades: Grades, id_column: str = "SIS Login ID", columns: dict | None
     w.writerow(["Points Possible", "", "", "", "", *(f"{grades.points[a]:g}" for a in names)])
     for student, row in grades.scores.items():
         ids = [csv_cell(student) if c == id_column else "" for c in ID_COLUMNS]
-        w.writerow([csv_cell(student), *ids, "", *(_cell(row.get(a)) for a in names)])
+        who = csv_cell(grades.names.get(student, student))
+        w.writerow([who, *ids, "", *(_cell(row.get(a)) for a in names)])
     return buf.getvalue()
 
 

@@ -7,7 +7,8 @@ never below 0, out of the assignment's points (hand-marked cells included). A
 student with no submission gets 0, as there. One difference, on purpose: a
 submission with a cell still waiting to be marked by hand has no grade yet
 (None), where nbgrader would count that cell as 0 and the student would see a
-grade that is about to change.
+grade that is about to change. The roster's names come along, for the LMS's
+Student column.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ class CourseError(Exception):
     """The course's gradebook cannot be read, or lacks an assignment."""
 
 
-def grades(course: Path, assignments: list[str]) -> tuple[dict, dict]:
-    """({assignment: points possible}, {student: {assignment: grade or None}}) for ``assignments``."""
+def grades(course: Path, assignments: list[str]) -> tuple[dict, dict, dict]:
+    """({assignment: points possible}, {student: {assignment: grade or None}}, {student: "Last, First"})
+    for ``assignments``; a student the roster names no one is left out of the last."""
     try:
         from nbgrader.api import Gradebook, MissingEntry
     except ImportError:
@@ -30,7 +32,7 @@ def grades(course: Path, assignments: list[str]) -> tuple[dict, dict]:
     if not db.is_file():
         raise CourseError(f"{course}: no gradebook.db there; give the course folder that "
                           f"'attn-grade grade --nbgrader-course' wrote to")
-    points, scores = {}, {}
+    points, scores, names = {}, {}, {}
     with Gradebook(f"sqlite:///{db}") as gb:
         for name in assignments:
             try:
@@ -39,6 +41,9 @@ def grades(course: Path, assignments: list[str]) -> tuple[dict, dict]:
                 raise CourseError(f"{name} is not an assignment of {db}; grade it with "
                                   f"'attn-grade grade ... --nbgrader-course {course}' first") from None
         for student in gb.students:
+            name = ", ".join(n for n in (student.last_name, student.first_name) if n)
+            if name:
+                names[student.id] = name
             row = scores.setdefault(student.id, {})
             for name in assignments:
                 try:
@@ -48,4 +53,4 @@ def grades(course: Path, assignments: list[str]) -> tuple[dict, dict]:
                     continue
                 row[name] = None if sub.needs_manual_grade else \
                     round(max(0.0, float(sub.score) - float(sub.late_submission_penalty or 0.0)), 6)
-    return points, scores
+    return points, scores, names
