@@ -1,8 +1,9 @@
 """The boundary around student code: the one room to read to trust the isolation.
 
-THREATS.md is its threat model: each guarantee, the function that enforces it in
-each setting (namespaces, a user namespace, Landlock, a user of its own), and
-the test that proves it.
+SECURITY.md, at the root of the repository, is its threat model: each guarantee,
+the function that enforces it in each setting (namespaces, a user namespace,
+Landlock, a user of its own, limits only), and the test that proves it
+(tests/test_security_doc.py keeps the names true).
 
 Inside the sandbox (started by path with ``python -I -S``: the standard
 library and NumPy only, never the rest of this package):
