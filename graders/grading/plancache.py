@@ -40,7 +40,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ..sandbox.zygote import installed
+from ..sandbox.jail import SYSTEM_FOLDERS
+from ..sandbox.zygote import SITE_DIRS, installed
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)
@@ -102,11 +103,11 @@ def cache_folder() -> Path | None:
 
 @lru_cache(maxsize=None)
 def sandbox_visible() -> tuple[Path, ...]:
-    """The folders a sandbox binds read-only (graders/sandbox/jail.py, build_root: /usr, /etc
-    and the zygote's library folders), and the Python installations around them (the same
-    for the life of the process: asked twice for every check)."""
+    """The folders a sandbox binds read-only (jail.SYSTEM_FOLDERS and the zygote's library
+    folders: the standard library and zygote.SITE_DIRS), and the Python installations around
+    them (the same for the life of the process: asked twice for every check)."""
     libs = sysconfig.get_paths()
-    paths = {"/usr", "/etc", sys.prefix, sys.base_prefix, sys.exec_prefix,
+    paths = {*SYSTEM_FOLDERS, *SITE_DIRS, sys.prefix, sys.base_prefix, sys.exec_prefix,
              *(libs[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))}
     return tuple(sorted({Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p)}))
 

@@ -35,6 +35,9 @@ MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 DEVICES = ("null", "zero", "random", "urandom")
 SCRATCH = "/scratch"  # where a student's files are, inside the sandbox
+# Bound read-only into every private root, with the zygote's library folders (its sys.path):
+# grading/plancache.py keeps its caches outside all of them.
+SYSTEM_FOLDERS = ("/usr", "/etc")
 
 try:  # glibc's usual name first: find_library runs "ldconfig -p" (about 5 ms) each time
     _libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -180,7 +183,7 @@ def build_root(libraries, files, newroot="/tmp"):
     """
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     sources = {}
-    for path in ["/usr", "/etc", *libraries]:
+    for path in [*SYSTEM_FOLDERS, *libraries]:
         real = os.path.realpath(path)
         if os.path.isdir(real) and real not in sources:
             sources[real] = os.open(real, os.O_PATH | os.O_DIRECTORY)
