@@ -115,9 +115,9 @@ class Task:
 
 # ------------------------------------------------------------------ in a job process
 def _job_init():
-    from ..sandbox.jail import PR_SET_PDEATHSIG, _libc
+    from ..sandbox.confine import die_with_parent
 
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the batch
+    die_with_parent()  # die with the batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 

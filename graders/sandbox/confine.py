@@ -130,10 +130,16 @@ def deny_system_calls(sockets=False):
         _seccomp.seccomp_release(ctx)
 
 
-def die_with_parent(sig=signal.SIGKILL):
-    """Be sent ``sig`` when the parent ends; if it already has, end now."""
-    parent = os.getppid()
-    _check(_libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0), "prctl")
+def die_with_parent(sig=signal.SIGKILL, parent=None):
+    """Be sent ``sig`` when the parent ends; if it already has (it is no longer ``parent``, by
+    default the parent at the call), end now. The one place this is written: the sandbox's
+    processes, the bounded helper, the batch's job processes and the learner's lanes use it.
+    Only Linux has the signal; elsewhere (macOS) this does nothing."""
+    parent = os.getppid() if parent is None else parent
+    prctl = getattr(_libc, "prctl", None)
+    if prctl is None:
+        return
+    _check(prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0), "prctl")
     if os.getppid() != parent:
         os._exit(128 + sig)
 

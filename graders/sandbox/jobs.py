@@ -26,18 +26,16 @@ import select
 import signal
 import socket
 
+from .confine import die_with_parent
 from .jail import close_fds
 
 MAX_REQUEST = 1 << 17  # bytes of one pickled job: a 20,000-character answer and the reference
 MAX_ANSWER = 1 << 16
-PR_SET_PDEATHSIG = 1
 
 
 def become_helper(sock, warm):
     """Shed what the grading process holds, warm up, and serve until the parent hangs up."""
-    import ctypes
-
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    die_with_parent()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
