@@ -2,7 +2,7 @@
 
     python bench/batch.py [--students 200] [--jobs 2] [--baseline 24] [--keep DIR]
 
-Makes a class of made-up submissions (bench/make_class.py: reference
+Makes a class of made-up submissions (tests/support/make_class.py: reference
 solutions, correct alternatives, realistic mutants, stubs and missing files,
 from a fixed seed), grades it with ``attn-grade grade``, then grades the first
 ``--baseline`` students again the naive way: a fresh ``attn-grade check``
@@ -28,9 +28,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))  # tests/support, shared with the tests
 
-from make_class import make_class  # noqa: E402
+from support.make_class import make_class  # noqa: E402
 
 
 def attn_grade():

@@ -16,8 +16,7 @@ from graders import registry
 from graders.grading.batch import Options, run
 from graders.cli import main
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from make_class import make_class  # noqa: E402
+from support.make_class import make_class  # noqa: E402 - tests/support, shared with bench/
 
 SLUGS = [e.slug for e in registry.EXERCISES]
 STUDENTS = 4

@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,8 +20,7 @@ from graders import registry
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from make_class import make_class  # noqa: E402
+from support.make_class import make_class  # noqa: E402 - tests/support, shared with bench/
 
 STUDENTS = 12
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -27,8 +27,7 @@ from graders.cli import main  # noqa: E402
 from graders.classroom.nbsubmit import NotebookProblem, answer_source, neutralise_magics  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import notebooks as nbkit  # noqa: E402
+from support import nbclass as nbkit  # noqa: E402 - tests/support, shared with bench/
 
 SOLUTION = {e.slug: (ROOT / "solutions" / f"{e.slug}.py").read_text() for e in registry.EXERCISES}
 MUTANTS = {"softmax": ROOT / "tests/mutants/softmax/no_max_shift.py",

@@ -4,7 +4,7 @@ Each student gets, per exercise, one of: the reference solution, a correct
 alternative, a realistic mutant, the untouched stub, or nothing. The choice is
 drawn from a fixed seed, so the same class is made every time.
 
-    python bench/make_class.py OUT [--students 200] [--seed 2026]
+    python tests/support/make_class.py OUT [--students 200] [--seed 2026]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MIX = (("solution", 0.25), ("alternative", 0.25), ("mutant", 0.35), ("stub", 0.05), ("missing", 0.10))
 
 

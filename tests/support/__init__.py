@@ -1,0 +1,6 @@
+"""What the tests share with the benchmarks in bench/: importable as ``support`` (tests/ is on the
+tests' sys.path; bench/ scripts put it there).
+
+    make_class.py  a made-up class of submissions: solutions, alternatives, mutants, stubs, gaps
+    nbclass.py     the same mix as nbgrader notebooks: a course copy, submissions, both graders' scores
+"""
