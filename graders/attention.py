@@ -2,12 +2,8 @@
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, as_bool_array, call_text, check, expect,
-                         expect_tuple, show)
-from .kit.models import attend
-from .kit.props import for_all
-from .kit.strategies import future_change, masked_case, permuted_case, qkv
+from .kit import (Catalogue, Fail, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect,
+                  expect_tuple, for_all, future_change, masked_case, permuted_case, qkv, show, st)
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade

@@ -16,9 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import Fail, Mistake, SympyText, advice, check, expect_tuple
-from .kit.exact import time_limit, TimeUp, compare, to_expr
-from .kit.lazy import module
+from .kit import Fail, Mistake, SympyText, TimeUp, advice, check, compare, expect_tuple, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.

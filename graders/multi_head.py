@@ -3,13 +3,8 @@ reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, expect_tuple,
-                         show)
-from .kit.models import attend, heads
-from .kit.props import for_all
-from .kit.raises import advise, expect_raises
-from .kit.strategies import causal_cases, cross_cases, mha_cases, permutations
+from .kit import (Catalogue, Fail, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check,
+                  cross_cases, expect, expect_raises, expect_tuple, for_all, heads, mha_cases, permutations, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)

@@ -24,8 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, advice, call_text, check, expect,
-                         expect_tuple, show)
+from .kit import Catalogue, Fail, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple, show
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0

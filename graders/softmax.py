@@ -2,11 +2,8 @@
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, StudentError, advice, as_array, aside, call_text, check, expect,
-                         show)
-from .kit.props import for_all
-from .kit.strategies import array_and_axis, arrays_any_rank
+from .kit import (Catalogue, Fail, Mistake, StudentError, advice, array_and_axis, arrays_any_rank, as_array, aside,
+                  call_text, check, expect, for_all, show, st)
 
 INF = np.inf
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.

@@ -9,9 +9,7 @@ exactly with the reference and name the common mistake a wrong answer matches.
 import cmath
 from functools import lru_cache
 
-from .kit.checks import Fail, Mistake, StudentError, check
-from .kit.exact import time_limit, TimeUp, to_expr
-from .kit.lazy import module
+from .kit import Fail, Mistake, StudentError, TimeUp, check, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 

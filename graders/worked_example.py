@@ -2,12 +2,8 @@
 
 import numpy as np
 
-from .kit.lazy import hnp, st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, show)
-from .kit.models import weights
-from .kit.props import for_all
-from .kit.raises import advise, expect_raises
-from .kit.strategies import floats
+from .kit import (Catalogue, Fail, Mistake, advice, advise, as_array, call_text, check, expect, expect_raises, floats,
+                  for_all, hnp, show, st, weights)
 
 
 @st.composite

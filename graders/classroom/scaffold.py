@@ -41,7 +41,7 @@ GRADER = '''"""Grader for the {slug} exercise: public checks. See docs/writing-a
 
 import numpy as np
 
-from .kit.checks import as_array, call_text, check, expect
+from .kit import as_array, call_text, check, expect
 {checks}'''
 CHECK = '''
 
@@ -54,9 +54,7 @@ def {name}_shape(sub, ref):
 '''
 HIDDEN = '''"""Hidden checks for {slug}: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, as_array, call_text, check, expect_array_close
-from ..kit.props import for_all
-from ..kit.strategies import arrays_any_rank
+from ..kit import Fail, arrays_any_rank, as_array, call_text, check, expect_array_close, for_all
 {checks}'''
 HIDDEN_CHECK = '''
 

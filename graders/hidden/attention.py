@@ -3,8 +3,7 @@
 import numpy as np
 
 from ..attention import ALL, CATALOGUE, TOL, TRI3, _attend, _for_all
-from ..kit.checks import Fail, check, expect_array_close, show
-from ..kit.strategies import masked_case, qkv
+from ..kit import Fail, check, expect_array_close, masked_case, qkv, show
 
 
 def _agree(sub, ref, q, k, v, mask=None):

@@ -1,8 +1,6 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, Mistake, check
-from ..kit.exact import compare, to_expr
-from ..kit.lazy import module
+from ..kit import Fail, Mistake, check, compare, module, to_expr
 from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SUB, _hint, _pair, _softmax, score_mistakes
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)

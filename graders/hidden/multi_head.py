@@ -2,10 +2,7 @@
 
 import numpy as np
 
-from ..kit.checks import Fail, call_text, check, expect_array_close, show
-from ..kit.models import attend
-from ..kit.props import for_all
-from ..kit.strategies import cross_cases, mha_cases
+from ..kit import Fail, attend, call_text, check, cross_cases, expect_array_close, for_all, mha_cases, show
 from ..multi_head import CROSS, CROSS_CATALOGUE, MHA, MHA_CATALOGUE, TOL, _cross, _fixed, _kw, _mha
 
 

@@ -2,7 +2,7 @@
 
 import math
 
-from ..kit.checks import Fail, check, show
+from ..kit import Fail, check, show
 from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, _top, _var_tol, _variances
 
 # Trials per d_k for the figures: the cost of a trial grows with d_k, and the figures at

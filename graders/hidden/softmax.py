@@ -1,9 +1,7 @@
 """Hidden checks for softmax: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, call_text, check, expect_array_close, show
-from ..kit.props import for_all
+from ..kit import Fail, array_and_axis, call_text, check, expect_array_close, for_all, show
 from ..softmax import CATALOGUE, _softmax
-from ..kit.strategies import array_and_axis
 
 TOL = 1e-9
 

@@ -1,8 +1,6 @@
 """Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, Mistake, StudentError, check
-from ..kit.exact import compare, to_expr
-from ..kit.lazy import module
+from ..kit import Fail, Mistake, StudentError, check, compare, module, to_expr
 from ..variance_proof import _same, d_k, symbols
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)

@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from ..kit.lazy import st
-from ..kit.checks import Fail, call_text, check, expect, show
-from ..kit.props import for_all
+from ..kit import Fail, call_text, check, expect, for_all, show, st
 from ..worked_example import PERCENT, SCALE, _percent, _scaled, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).

@@ -1,5 +1,9 @@
 """What a grader is written with: the vocabulary of graders/<slug>.py.
 
+A grader imports what it uses from here (``from .kit import check, expect, ...``; a hidden
+grader ``from ..kit import ...``): ``__all__`` below is that vocabulary, and each module
+below declares its own ``__all__``.
+
     checks.py      @check, Fail, the expect_* helpers, and the names a check meets
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
@@ -22,3 +26,29 @@
 May import: kit/ and sandbox/ (for the errors, the wire's value types and the installed versions), nothing
 else.
 """
+
+from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, as_array,
+                     as_bool_array, aside, call_text, check, expect, expect_array_close, expect_tuple, show)
+from .exact import TimeUp, compare, time_limit, to_expr
+from .lazy import hnp, module, st
+from .models import attend, heads, weights
+from .props import for_all
+from .raises import advise, expect_raises
+from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
+                         masked_case, mha_cases, permutations, permuted_case, qkv)
+
+__all__ = [
+    # a check, and how it passes or fails
+    "check", "Fail", "expect", "expect_tuple", "expect_array_close", "as_array", "as_bool_array",
+    # naming a mistake on evidence
+    "Mistake", "Catalogue", "advice", "aside", "attend", "heads", "weights",
+    # what a student's call gives back or raises, and how feedback shows it
+    "StudentError", "NumpyScalar", "Rng", "SympyText", "call_text", "show",
+    # required exceptions
+    "expect_raises", "advise",
+    # properties, and the strategies that draw their inputs
+    "for_all", "st", "hnp", "floats", "arrays_any_rank", "array_and_axis", "qkv", "masked_case", "future_change",
+    "permuted_case", "permutations", "mha_cases", "causal_cases", "cross_cases",
+    # exact answers
+    "compare", "to_expr", "time_limit", "TimeUp", "module",
+]

@@ -25,6 +25,10 @@ from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student
 from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
+__all__ = ["check", "Fail", "expect", "expect_tuple", "as_array", "as_bool_array", "expect_array_close", "advice",
+           "Mistake", "Catalogue", "aside", "submission_of", "HINTS", "ADVICE", "Raised", "StudentError",
+           "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
+
 
 @dataclass(frozen=True)
 class Spec:

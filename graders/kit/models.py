@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["weights", "masked", "attend", "heads"]
+
 
 def weights(s, norm="rows", axis=-1):
     """Softmax of ``s`` along ``axis`` ("rows"), down the other axis of a matrix ("columns"),
