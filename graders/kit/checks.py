@@ -64,15 +64,6 @@ def expect(condition: bool, message: str, fraction: float = 0.0):
         raise Fail(message, fraction)
 
 
-def expect_exact(name: str, expected, actual, *, symbols=None):
-    """``actual`` must equal the exact SymPy value ``expected`` (see exact.py)."""
-    from .exact import compare  # SymPy is imported only by the exercises with exact answers
-
-    verdict = compare(expected, actual, symbols=symbols)
-    if verdict.fraction < 1.0:
-        raise Fail(f"{name}: {verdict.message}", verdict.fraction, verdict.outcome)
-
-
 def expect_tuple(name: str, length: int, actual) -> tuple:
     if not isinstance(actual, (tuple, list)) or len(actual) != length:
         raise Fail(f"{name} should return a tuple of {length} values; got {show(actual)}")
@@ -109,18 +100,6 @@ def as_bool_array(name: str, value, *, shape) -> np.ndarray:
     if value.shape != tuple(shape):
         raise Fail(f"{name} should have shape {tuple(shape)}; got {value.shape}")
     return value
-
-
-def expect_close(name: str, expected: float, actual, *, atol: float, what: str = ""):
-    """A number within ``atol`` of ``expected``; the message says how far off, not the target."""
-    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
-        raise Fail(f"{name} should be a number; got {show(actual)}")
-    if not np.isfinite(actual):
-        raise Fail(f"{name} is {actual!r}")
-    if abs(actual - expected) > atol:
-        side = "too large" if actual > expected else "too small"
-        raise Fail(f"{name} is {show(float(actual))}, {side}{' ' + what if what else ''} "
-                   f"(allowed error {atol:.3g})")
 
 
 def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, rtol=1e-7, atol=1e-9):
