@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Fail, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect,
-                  expect_tuple, for_all, future_change, masked_case, permuted_case, qkv, show, st)
+from .kit import (Catalogue, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
+                  fail, for_all, future_change, masked_case, permuted_case, qkv, show, st)
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade
@@ -91,11 +91,6 @@ def _for_all(strategy, body, examples=()):
     for_all(strategy, body, max_examples=N, examples=examples, shrink_calls=SHRINK_CALLS)
 
 
-def _fail(sub, message):
-    """Fail with ``message``, and a hint when the probes identify a known mistake of attention()."""
-    raise Fail(message + CATALOGUE.hint(sub))
-
-
 def _attend(sub, q, k, v, mask=None):
     """Call the student's attention; validate (Y, A)."""
     kw = {} if mask is None else {"mask": mask}
@@ -104,12 +99,12 @@ def _attend(sub, q, k, v, mask=None):
     y_shape, a_shape = (q.shape[0], v.shape[1]), (q.shape[0], k.shape[0])
     shapes = tuple(getattr(x, "shape", None) for x in out)
     if shapes != (y_shape, a_shape) and shapes == (a_shape, y_shape):
-        raise Fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
-                   f"Y, in that order: {SWAPPED}")
+        fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
+             f"Y, in that order: {SWAPPED}")
     a = as_array(f"{call}: A (the second value)", out[1], shape=a_shape, finite=False)
     if mask is not None and np.isnan(a).any():
-        _fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a True: "
-                   f"each row of A should be a probability distribution over the keys it may see.")
+        CATALOGUE.fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a "
+                            "True: each row of A should be a probability distribution over the keys it may see.")
     a = as_array(f"{call}: A (the second value)", a, shape=a_shape)
     return as_array(f"{call}: Y (the first value)", out[0], shape=y_shape), a, call
 
@@ -119,11 +114,10 @@ def _mask_check(sub, catalogue, args, want, what):
     m = as_bool_array(call, sub.call(catalogue.func, *args), shape=want.shape)
     if not np.array_equal(m, want):
         if len(want) <= 8:
-            raise Fail(f"called {call}; got\n{show(m)}\nwhich is not True exactly where {what}."
-                       + catalogue.hint(sub))
+            catalogue.fail(sub, f"called {call}; got\n{show(m)}\nwhich is not True exactly where {what}.")
         i, j = (int(x) for x in np.argwhere(m != want)[0])  # too large to show: the first entry that is wrong
-        raise Fail(f"called {call}; entry [{i}, {j}] is {bool(m[i, j])}, but it should be {bool(want[i, j])}: "
-                   f"True exactly where {what}, however large n is." + catalogue.hint(sub))
+        catalogue.fail(sub, f"called {call}; entry [{i}, {j}] is {bool(m[i, j])}, but it should be {bool(want[i, j])}: "
+                            f"True exactly where {what}, however large n is.")
 
 
 @check("causal_mask(n) is bool (n, n), True exactly where j <= i", 1, uses=("causal_mask",))
@@ -150,11 +144,11 @@ def shapes(sub, ref):
 def _row_sums(sub, q, k, v, mask=None):
     y, a, call = _attend(sub, q, k, v, mask)
     if not np.all(a >= 0):
-        _fail(sub, f"called {call}; A = {show(a)} has negative weights.")
+        CATALOGUE.fail(sub, f"called {call}; A = {show(a)} has negative weights.")
     rows = a.sum(axis=1)
     if not np.allclose(rows, 1.0, rtol=0, atol=TOL):
-        _fail(sub, f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
-                   f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}.")
+        CATALOGUE.fail(sub, f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
+                            f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}.")
 
 
 @check("each row of A is a probability distribution (>= 0, sums to 1), with and without a mask", 1, uses=ALL)
@@ -170,8 +164,8 @@ def masked_exactly_zero(sub, ref):
         q, k, v, mask, kind = case
         y, a, call = _attend(sub, q, k, v, mask)
         if np.any(a[~mask] != 0.0):
-            _fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
-                       f"must be exactly 0, however low the allowed scores are.")
+            CATALOGUE.fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
+                                f"must be exactly 0, however low the allowed scores are.")
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
     _for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
@@ -190,10 +184,10 @@ def causal_no_future(sub, ref):
         y, _, call = _attend(sub, q, k, v, mask)
         y2, _, _ = _attend(sub, q2, k2, v2, mask)
         if not np.allclose(y[: i + 1], y2[: i + 1], rtol=TOL, atol=TOL):
-            _fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to {show(q2[i + 1:])}, "
-                       f"{show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed from {show(y[:i + 1])} "
-                       f"to {show(y2[:i + 1])}, so an earlier token saw the future: row i of Y may depend "
-                       f"only on the rows 0..i of K and V.")
+            CATALOGUE.fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to "
+                                f"{show(q2[i + 1:])}, {show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed "
+                                f"from {show(y[:i + 1])} to {show(y2[:i + 1])}, so an earlier token saw the future: "
+                                "row i of Y may depend only on the rows 0..i of K and V.")
 
     k2, v2 = np.array([[1.0, 0.0], [2.0, -1.0], [-1.0, 3.0]]), np.array([[1.0, 0.0], [3.0, -2.0], [0.5, 4.0]])
     _for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
@@ -205,8 +199,8 @@ def y_is_av(sub, ref):
         q, k, v, mask = case
         y, a, call = _attend(sub, q, k, v, mask)
         if not np.allclose(y, a @ v, rtol=TOL, atol=TOL):
-            raise Fail(f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V = "
-                       f"{show(a @ v)} (the weights you return must be the ones you use)")
+            fail(f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V = "
+                 f"{show(a @ v)} (the weights you return must be the ones you use)")
 
     cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
     _for_all(cases, prop, examples=[(X3, X3, X3, None)])
@@ -222,9 +216,9 @@ def y_in_range(sub, ref):
         bad = (y < lo - slack) | (y > hi + slack)
         if bad.any():
             r, c = np.argwhere(bad)[0]
-            _fail(sub, f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], the "
-                       f"range of column {c} of V. Each output is a weighted average of the values (weights >= 0 "
-                       f"summing to 1), so it cannot leave that range.")
+            CATALOGUE.fail(sub, f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], "
+                                f"the range of column {c} of V. Each output is a weighted average of the values "
+                                "(weights >= 0 summing to 1), so it cannot leave that range.")
 
     _for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
 
@@ -237,14 +231,15 @@ def permutations_respected(sub, ref):
         y, a, call = _attend(sub, q, k, v, mask)
         y2, a2, call2 = _attend(sub, q[pq], k, v, None if mask is None else mask[pq])
         if not (close(y2, y[pq]) and close(a2, a[pq])):
-            what = f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq]) else f"A = {show(a)} and then {show(a2)}"
-            _fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y and A "
-                       f"should be reordered the same way, but got {what}.")
+            what = (f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq])
+                    else f"A = {show(a)} and then {show(a2)}")
+            CATALOGUE.fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y "
+                                f"and A should be reordered the same way, but got {what}.")
         y3, a3, call3 = _attend(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
         if not (close(y3, y) and close(a3, a[:, pk])):
             what = f"Y = {show(y)} and then {show(y3)}" if not close(y3, y) else f"A = {show(a)} and then {show(a3)}"
-            _fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
-                       f"should stay the same and the columns of A follow the keys, but got {what}.")
+            CATALOGUE.fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
+                                f"should stay the same and the columns of A follow the keys, but got {what}.")
 
     mask = np.array([[True, False, True], [True, True, False], [False, True, False]])
     _for_all(permuted_case(), prop, examples=[(X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))])
@@ -258,10 +253,11 @@ def scaled_by_sqrt_dk(sub, ref):
         y, a, call = _attend(sub, np.tile(q, m), np.tile(k, m), v)
         y2, a2, call2 = _attend(sub, np.sqrt(m) * q, k, v)
         if not (np.allclose(a, a2, rtol=1e-9, atol=1e-12) and np.allclose(y, y2, rtol=1e-9, atol=1e-12)):
-            _fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from {q.shape[1]} "
-                       f"to {m * q.shape[1]} and every dot product is {m} times larger), then {call2}\n(Q times "
-                       f"√{m}). Dividing the dot products by √d_k makes both {m}·q·k / √({m}·d_k) = √{m}·q·k / √d_k, "
-                       f"so the two should give the same A; got A = {show(a)} and A = {show(a2)}.")
+            CATALOGUE.fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from "
+                                f"{q.shape[1]} to {m * q.shape[1]} and every dot product is {m} times larger), then "
+                                f"{call2}\n(Q times √{m}). Dividing the dot products by √d_k makes both {m}·q·k / "
+                                f"√({m}·d_k) = √{m}·q·k / √d_k, so the two should give the same A; got A = {show(a)} "
+                                f"and A = {show(a2)}.")
 
     ex = ((np.array([[1.0, 0.5], [0.0, -1.0]]), np.array([[1.0, 1.0], [0.5, -0.5], [-1.0, 0.0]]), V3), 2)
     _for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
@@ -273,8 +269,8 @@ def default_no_mask(sub, ref):
         y, a, call = _attend(sub, q, k, v)
         y2, a2, call2 = _attend(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
         if not np.allclose(a, a2, rtol=TOL, atol=TOL):
-            _fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
-                       f"{show(a2)}: with mask=None (the default) nothing is masked.")
+            CATALOGUE.fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
+                                f"{show(a2)}: with mask=None (the default) nothing is masked.")
 
 
 @check("stays finite when the scores are large", 0.5, uses=ALL)
@@ -290,8 +286,8 @@ def large_scores_finite(sub, ref):
             CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, which is "
                                 f"not finite.", OVERFLOW)
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
-            _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum to "
-                       f"{show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
+            CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum "
+                                f"to {show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
 
 
 @check("attention leaves Q, K, V and the mask unchanged", 1, uses=ALL)

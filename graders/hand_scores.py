@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import Fail, Mistake, SympyText, TimeUp, advice, check, compare, expect_tuple, module, time_limit, to_expr
+from .kit import Mistake, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -44,7 +44,7 @@ def _pair(sub, func):
         if isinstance(expr, sp.Tuple) and len(expr) == 2:
             return tuple(sp.srepr(e) for e in expr)
     if "Matrix" in getattr(out, "cls", "") or "Matrix" in getattr(out, "reason", ""):
-        raise Fail(f"{func}() returned a SymPy Matrix; {TUPLE_OF_MATRIX}")
+        fail(f"{func}() returned a SymPy Matrix; {TUPLE_OF_MATRIX}")
     if isinstance(out, np.ndarray) and out.shape == (2,):
         return tuple(out.tolist())
     return expect_tuple(f"{func}()", 2, out)
@@ -58,12 +58,12 @@ def _exprs(sub, func):
         name = f"{LETTER[func]}{SUB[i]} = {func}()[{i}]"
         expr, why = to_expr(value, {})
         if expr is None:
-            raise Fail(f"{name}: {why}")
+            fail(f"{name}: {why}")
         if not expr.is_number:
-            raise Fail(f"{name}: you gave {sp.sstr(expr)}, which contains a symbol; give a number")
+            fail(f"{name}: you gave {sp.sstr(expr)}, which contains a symbol; give a number")
         z = _num(expr)
         if z is None or abs(z.imag) > 1e-12:
-            raise Fail(f"{name}: you gave {sp.sstr(expr)}, which does not evaluate to a finite real number")
+            fail(f"{name}: you gave {sp.sstr(expr)}, which does not evaluate to a finite real number")
         exprs.append(expr)
     return tuple(exprs)
 
@@ -155,14 +155,14 @@ def weights_sum_to_one(sub, ref):
     if verdict.fraction >= 1:
         return
     if verdict.fraction > 0:
-        raise Fail(f"your weights {_show(a)} add up to 1 only up to rounding: they are floats; "
-                   f"give exact SymPy values (sympy.exp, sympy.sqrt) so the sum is exactly 1",
-                   verdict.fraction, verdict.outcome)
+        fail(f"your weights {_show(a)} add up to 1 only up to rounding: they are floats; "
+             f"give exact SymPy values (sympy.exp, sympy.sqrt) so the sum is exactly 1",
+             verdict.fraction, verdict.outcome)
     if verdict.outcome == "undecided":
-        raise Fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
-                   f"it is left for a person to check", 0.0, "undecided")
+        fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
+             f"it is left for a person to check", 0.0, "undecided")
     z = _num(total) or complex("nan")
-    raise Fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
+    fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
 
 
 @check("the weights are the softmax of your scores", 0.5, uses=("scaled_scores", "attention_weights"))
@@ -176,8 +176,8 @@ def weights_are_softmax_of_scores(sub, ref):
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
     ))
-    raise Fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
-               f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
+    fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
+         f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
 
 
 @check("the output is a₁v₁ + a₂v₂ for your weights", 0.5, uses=("attention_weights", "attention_output"))
@@ -190,8 +190,8 @@ def output_is_weighted_values(sub, ref):
     else:
         hint = _hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
                          (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))
-    raise Fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
-               f"{_show(y)}." + hint)
+    fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
+         f"{_show(y)}." + hint)
 
 
 @check("every value is right (checked through a one-way digest: the value is never shown)", 1, uses=FUNCS)
@@ -206,10 +206,10 @@ def values_match_their_digests(sub, ref):
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
                 hint = hint or (_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
     if wrong:
-        raise Fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
-                   f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
-                   f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
-                   + hint, credit / 6)
+        fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
+             f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
+             f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
+             + hint, credit / 6)
     if credit < 6:
-        raise Fail("every value is numerically right, but some are floats: give exact SymPy values "
-                   "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")
+        fail("every value is numerically right, but some are floats: give exact SymPy values "
+             "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")

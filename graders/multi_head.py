@@ -3,8 +3,8 @@ reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 
-from .kit import (Catalogue, Fail, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check,
-                  cross_cases, expect, expect_raises, expect_tuple, for_all, heads, mha_cases, permutations, show, st)
+from .kit import (Catalogue, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
+                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, permutations, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
@@ -111,14 +111,12 @@ def _mha(sub, x, wq, wk, wv, wo, h, mask=None):
 def _mha_shape(sub, call, out, x, h):
     """The student's answer as an (N, d_model) array, saying what a wrong shape has."""
     (n, d), shape = x.shape, getattr(out, "shape", None)
-    try:
+    what = (f" That is one head's width, d_model / n_heads = {d // h}, where the heads side by side (then times "
+            f"W_o) make d_model = {d} columns." if shape == (n, d // h) and h > 1 else
+            f" That is (n_heads, N, d_k): one block per head, where the heads side by side (then times W_o) make "
+            f"one (N, d_model) array." if shape == (h, n, d // h) else "")
+    with MHA_CATALOGUE.reworded(sub, after=what):
         return as_array(f"the result of {call}", out, shape=(n, d))
-    except Fail as exc:
-        what = (f" That is one head's width, d_model / n_heads = {d // h}, where the heads side by side (then times "
-                f"W_o) make d_model = {d} columns." if shape == (n, d // h) and h > 1 else
-                f" That is (n_heads, N, d_k): one block per head, where the heads side by side (then times W_o) make "
-                f"one (N, d_model) array." if shape == (h, n, d // h) else "")
-        raise Fail(exc.message + what + MHA_CATALOGUE.hint(sub)) from None
 
 
 def _cross(sub, xd, xe, wq, wk, wv, mask=None):
@@ -127,13 +125,9 @@ def _cross(sub, xd, xe, wq, wk, wv, mask=None):
     nq, nk = len(xd), len(xe)
     a = as_array(f"A from {call}", a, ndim=2)
     if a.shape != (nq, nk):
-        raise Fail(f"called {call}; A should have one row per decoder token and one column per encoder token, "
-                   f"shape ({nq}, {nk}); got shape {a.shape}." + CROSS_CATALOGUE.hint(sub))
+        CROSS_CATALOGUE.fail(sub, f"called {call}; A should have one row per decoder token and one column per encoder "
+                                  f"token, shape ({nq}, {nk}); got shape {a.shape}.")
     return as_array(f"Y from {call}", y, shape=(nq, wv.shape[1])), a
-
-
-def _fail(sub, message, catalogue=MHA_CATALOGUE):
-    raise Fail(message + catalogue.hint(sub))
 
 
 def _same(a, b):
@@ -175,10 +169,11 @@ def causal_no_peeking(sub, ref):
             values = x @ wv  # the mask changes row 0 of a right answer unless every token has token 0's values
             same = not np.allclose(values, values[:1], rtol=1e-9, atol=1e-9) and \
                 np.allclose(y1, _mha(sub, x, wq, wk, wv, wo, h), rtol=1e-9, atol=1e-9)
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)}, then again with only the rows "
-                       f"after row {i} of X changed, X = {show(x2)}; row {bad[0]} of the result changed from "
-                       f"{show(y1[bad[0]])} to {show(y2[bad[0]])}, so token {bad[0]} sees later tokens"
-                       + (" (and the result is the same without the mask)." if same else "."))
+            call = call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)
+            MHA_CATALOGUE.fail(sub, f"called {call}, then again with only the rows after row {i} of X changed, X = "
+                                    f"{show(x2)}; row {bad[0]} of the result changed from {show(y1[bad[0]])} to "
+                                    f"{show(y2[bad[0]])}, so token {bad[0]} sees later tokens"
+                                    + (" (and the result is the same without the mask)." if same else "."))
 
     for_all(causal_cases(), prop, max_examples=30)
 
@@ -191,10 +186,11 @@ def token_permutation(sub, ref):
         y, yp = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x[p], wq, wk, wv, wo, h, pmask)
         if not _same(yp, y[p]):
             r = int(np.argmax(np.abs(yp - y[p]).max(axis=1)))
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}, then with the tokens reordered "
-                       f"by p = {show(p)} (rows of X{', rows and columns of the mask' if mask is not None else ''}); "
-                       f"row {r} of the second result should equal row {p[r]} of the first; got {show(yp[r])} and "
-                       f"{show(y[p[r]])}. Attention treats every token alike.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}, then with the tokens "
+                                    f"reordered by p = {show(p)} (rows of "
+                                    f"X{', rows and columns of the mask' if mask is not None else ''}); row {r} of the "
+                                    f"second result should equal row {p[r]} of the first; got {show(yp[r])} and "
+                                    f"{show(y[p[r]])}. Attention treats every token alike.")
 
     for_all(mha_cases().flatmap(lambda c: st.tuples(st.just(c), permutations(len(c[0])))), prop, max_examples=30)
 
@@ -212,10 +208,11 @@ def heads_are_blocks(sub, ref):
         eye = np.eye(len(wo))
         y, y2 = _mha(sub, x, wq, wk, wv, eye, h, mask), _mha(sub, x, *changed, eye, h, mask)
         if not _same(y[:, cols], y2[:, cols]):
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, eye, h, **_kw(mask))}, then again with every column "
-                       f"of W_q, W_k and W_v outside {cols.start}:{cols.stop} changed; with W_o = I, columns "
-                       f"{cols.start}:{cols.stop} of the result are head {j}'s output and depend on those columns "
-                       f"only, but they changed from {show(y[:, cols])} to {show(y2[:, cols])}.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, eye, h, **_kw(mask))}, then again with "
+                                    f"every column of W_q, W_k and W_v outside {cols.start}:{cols.stop} changed; with "
+                                    f"W_o = I, columns {cols.start}:{cols.stop} of the result are head {j}'s output "
+                                    f"and depend on those columns only, but they changed from {show(y[:, cols])} to "
+                                    f"{show(y2[:, cols])}.")
 
     cases = mha_cases(heads=(2, 4)).flatmap(lambda c: st.tuples(st.just(c), st.integers(0, c[5] - 1),
                                                                 st.integers(0, 2**16 - 1)))
@@ -231,10 +228,10 @@ def heads_scale_by_own_width(sub, ref):
         y = _mha(sub, np.hstack([x, x]), *big, eye, 1, mask)[:, :d]  # one head of width 2d: dot products double
         y2 = _mha(sub, x, np.sqrt(2) * wq, wk, wv, np.eye(d), 1, mask)  # ... which √(2d) must make √2 times
         if not _same(y, y2):
-            _fail(sub, f"with one head, called {MHA} on [X X] with W_q, W_k, W_v doubled block-diagonally (d_k = "
-                       f"{2 * d}, every dot product twice as large), and on X with W_q times √2 (d_k = {d}); "
-                       f"dividing by √d_k makes the two heads the same, but the first columns of the results were "
-                       f"{show(y)} and {show(y2)} (X = {show(x)}, W_o = I).")
+            MHA_CATALOGUE.fail(sub, f"with one head, called {MHA} on [X X] with W_q, W_k, W_v doubled block-diagonally "
+                                    f"(d_k = {2 * d}, every dot product twice as large), and on X with W_q times √2 "
+                                    f"(d_k = {d}); dividing by √d_k makes the two heads the same, but the first "
+                                    f"columns of the results were {show(y)} and {show(y2)} (X = {show(x)}, W_o = I).")
         if h > 1:  # h heads that are copies of one head of width d_k give h copies of its output
             dk = d // h
             xs, blocks = np.hstack([x[:, :dk], np.zeros((len(x), d - dk))]), [w[:dk, :dk] for w in (wq, wk, wv)]
@@ -244,10 +241,10 @@ def heads_scale_by_own_width(sub, ref):
             # scaling was checked above). Any other difference is not about scaling; other checks name it.
             wide = _mha(sub, x[:, :dk], blocks[0] / np.sqrt(h), *blocks[1:], np.eye(dk), 1, mask)
             if not _same(y, np.tile(one, h)) and _same(y, np.tile(wide, h)):
-                _fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = {dk}, and "
-                           f"with that single head alone (n_heads=1, d_model = {dk}); each copy should give the "
-                           f"single head's output {show(one)}, but got {show(y)}: what dividing by √d_model = "
-                           f"√{d} instead of √d_k = √{dk} gives.")
+                MHA_CATALOGUE.fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = "
+                                        f"{dk}, and with that single head alone (n_heads=1, d_model = {dk}); each copy "
+                                        f"should give the single head's output {show(one)}, but got {show(y)}: what "
+                                        f"dividing by √d_model = √{d} instead of √d_k = √{dk} gives.")
 
     for_all(mha_cases(), prop, max_examples=25)
 
@@ -259,8 +256,8 @@ def projection_last(sub, ref):
         y, yi = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x, wq, wk, wv, np.eye(len(wo)), h, mask)
         if not _same(y, yi @ wo):
             same = " (the two are equal: W_o makes no difference)" if _same(y, yi) else ""
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; got {show(y)}, and with W_o = I "
-                       f"got {show(yi)}{same}; the first should be the second times W_o.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; got {show(y)}, and "
+                                    f"with W_o = I got {show(yi)}{same}; the first should be the second times W_o.")
 
     for_all(mha_cases(), prop, max_examples=25)
 
@@ -272,14 +269,14 @@ def cross_structure(sub, ref):
         call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
         y, a = _cross(sub, *case)
         if not np.allclose(a.sum(axis=1), 1.0, atol=1e-9) or not np.all(a >= 0):
-            _fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
-                       f"{show(a.sum(axis=1))}.", CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
+                                      f"{show(a.sum(axis=1))}.")
         if mask is not None and np.any(a[~mask] != 0.0):
-            _fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be exactly 0.",
-                  CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be "
+                                      "exactly 0.")
         if not _same(y, a @ (xe @ wv)):
-            _fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, with V = X_enc @ "
-                       f"W_v = {show(xe @ wv)}.", CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, "
+                                      f"with V = X_enc @ W_v = {show(xe @ wv)}.")
 
     for_all(cross_cases(), prop, max_examples=30)
 
@@ -292,10 +289,10 @@ def cross_scaled(sub, ref):
         _, a = _cross(sub, xd, xe, np.hstack([wq, wq]), np.hstack([wk, wk]), wv, mask)
         _, a2 = _cross(sub, xd, xe, np.sqrt(2) * wq, wk, wv, mask)
         if not _same(a, a2):
-            _fail(sub, f"called {call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))} with W_q and W_k repeated side by "
-                       f"side (d_k = {2 * wq.shape[1]}, every dot product twice as large), and with W_q times √2; "
-                       f"dividing by √d_k makes them the same, but got A = {show(a)} and A = {show(a2)}.",
-                  CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))} with W_q and W_k "
+                                      f"repeated side by side (d_k = {2 * wq.shape[1]}, every dot product twice as "
+                                      "large), and with W_q times √2; dividing by √d_k makes them the same, but got A "
+                                      f"= {show(a)} and A = {show(a2)}.")
 
     for_all(cross_cases(), prop, max_examples=25)
 
@@ -314,12 +311,13 @@ def defaults_and_large_scores(sub, ref):
                      f"is not finite.", OVERFLOW)
     y, y2 = _mha(sub, x, *ws, 2), _mha(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
     if not _same(y, y2):
-        _fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, {show(y2)}: "
-                   f"with mask=None (the default) nothing is masked.")
+        MHA_CATALOGUE.fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, "
+                                f"{show(y2)}: with mask=None (the default) nothing is masked.")
     (yc, ac), (yc2, ac2) = _cross(sub, x[:2], x[1:], *ws[:3]), _cross(sub, x[:2], x[1:], *ws[:3], np.ones((2, 3), bool))
     if not (_same(ac, ac2) and _same(yc, yc2)):
-        _fail(sub, f"{call_text(CROSS, x[:2], x[1:], *ws[:3])} gave A = {show(ac)}, but with a mask that allows "
-                   f"every key, A = {show(ac2)}: with mask=None (the default) nothing is masked.", CROSS_CATALOGUE)
+        CROSS_CATALOGUE.fail(sub, f"{call_text(CROSS, x[:2], x[1:], *ws[:3])} gave A = {show(ac)}, but with a mask "
+                                  f"that allows every key, A = {show(ac2)}: with mask=None (the default) nothing is "
+                                  "masked.")
 
 
 @check("leaves its inputs unchanged", 1, uses=(MHA, CROSS))

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import Catalogue, Fail, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple, show
+from .kit import Catalogue, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple, fail, show
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -91,10 +91,10 @@ def _float(name, value, exact=False):
     which the contract does not promise, fails too (only the check named for it says so)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         one = isinstance(value, np.ndarray) and value.size == 1  # float(...) of it is the number
-        raise Fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
+        fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
     if exact and isinstance(value, NumpyScalar):
-        raise Fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
-                   f"function promises: {RETURN_FLOAT}")
+        fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
+             f"function promises: {RETURN_FLOAT}")
     expect(math.isfinite(value), f"{name} is {value!r}; it should be a finite number")
     return float(value)
 
@@ -110,7 +110,7 @@ def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
     v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
-        raise Fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
+        fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
     return call, v
 
 
@@ -122,10 +122,6 @@ def _same(a, b) -> bool:
 def _var_tol(d_k, trials=VAR_TRIALS):
     """VAR_Z standard errors of the sample variance of q·k (see the module docstring)."""
     return VAR_Z * math.sqrt((2 * d_k ** 2 + 6 * d_k) / trials)
-
-
-def _fail(sub, message, catalogue):
-    raise Fail(message + catalogue.hint(sub))
 
 
 # ------------------------------------------------------------------ public checks
@@ -159,8 +155,8 @@ def rng_discipline(sub, ref):
             repeat = sub.call(name, *args, Rng(7))  # the worker reseeds the global states from each call's text,
             why = f"; {GLOBAL_STATE}" if _same(repeat, first) else (  # so it answers the same call alike
                 f". Made again, {same} gave {show(repeat)}.")
-            raise Fail(f"{same} gave {show(first)}, but the same call written with keywords, "
-                       f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
+            fail(f"{same} gave {show(first)}, but the same call written with keywords, "
+                 f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
         if first != other or mean_weight:
             varied.add(name)
@@ -172,8 +168,8 @@ def rng_discipline(sub, ref):
                   f"the seed, {OWN_GENERATOR}."
         else:
             why = f" With {args[-1] + 1} trials it gave {show(more)} too."
-        raise Fail(f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must "
-                   f"give different results.{why}")
+        fail(f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must "
+             f"give different results.{why}")
 
 
 @check("scaling lowers the variance and the top weight; scaled defaults to True", 1,
@@ -181,15 +177,15 @@ def rng_discipline(sub, ref):
 def scaling_lowers(sub, ref):
     call, a, b = _variances(sub, 16, 2000, 3)
     if not a > b:
-        _fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
-                   f"second (q·k divided by sqrt(d_k)).", DOT)
+        DOT.fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
+                      f"second (q·k divided by sqrt(d_k)).")
     call_u, u = _top(sub, 64, 10, 1000, 4, scaled=False)
     call_s, s = _top(sub, 64, 10, 1000, 4, scaled=True)
     if u == s:
-        _fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.", TOP)
+        TOP.fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.")
     if u < s:
-        _fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
-                   f"their softmax is more peaked.", TOP)
+        TOP.fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
+                      f"their softmax is more peaked.")
     plain = call_text("mean_top_weight", 64, 10, 1000, Rng(4))
     v = _float(plain, sub.call("mean_top_weight", 64, 10, 1000, Rng(4)))
     expect(v != u or v == s, f"{plain} returned {show(v)}, the same as {call_u}: scaled defaults to True "
@@ -230,9 +226,9 @@ def variances_follow_theory(sub, ref):
         call, a, b = _variances(sub, d_k, 4000, seed)
         tol = _var_tol(d_k, 4000)
         if not (abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k):
-            _fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
-                       f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
-                       f"sampling error {tol:.3g} and {tol / d_k:.3g}).", DOT)
+            DOT.fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
+                          f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
+                          f"sampling error {tol:.3g} and {tol / d_k:.3g}).")
 
 
 @check("mean_top_weight at d_k = 64: about 0.86 unscaled and 0.32 scaled, as in the lesson", 1,
@@ -243,8 +239,8 @@ def top_weight_as_in_the_lesson(sub, ref):
         figure, precision = FIGURES[64, scaled]
         tol = TOP_Z / (2 * math.sqrt(1000)) + precision
         if abs(v - figure) > tol:
-            _fail(sub, f"{call} returned {show(v)}; the lesson's large simulations give about {figure:.2f} "
-                       f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).", TOP)
+            TOP.fail(sub, f"{call} returned {show(v)}; the lesson's large simulations give about {figure:.2f} "
+                          f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).")
 
 
 @check("mean_top_weight stays finite unscaled at a large d_k", 0.5, uses=("mean_top_weight",))
@@ -252,7 +248,7 @@ def unscaled_large_dk_finite(sub, ref):
     call = call_text("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     v = sub.call("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     if isinstance(v, float) and not math.isfinite(v):
-        raise Fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
-                   f"{OVERFLOW}")
+        fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
+             f"{OVERFLOW}")
     v = _float(call, v)
     expect(0.1 <= v <= 1, f"{call} returned {show(v)}; a mean top weight of 10 keys lies between 0.1 and 1")

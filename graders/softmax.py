@@ -72,16 +72,8 @@ CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
 def _softmax(sub, z, axis):
     """Call the student's softmax and validate the answer's type and shape."""
     out = CATALOGUE.call(sub, z, axis=axis)
-    try:
+    with CATALOGUE.reworded(sub):
         return as_array(f"{call_text('softmax', z, axis=axis)} returned an array that", out, shape=z.shape)
-    except Fail as exc:
-        raise Fail(exc.message + CATALOGUE.hint(sub)) from None
-
-
-def _expect(sub, condition, message):
-    """``expect``, with a hint when the probes identify a known mistake."""
-    if not condition:
-        expect(False, message + CATALOGUE.hint(sub))
 
 
 # ------------------------------------------------------------------ public checks
@@ -112,9 +104,9 @@ def sums_to_one(sub, ref):
         a = _softmax(sub, z, axis)
         total = a.sum(axis=axis)
         worst = total.flat[int(np.argmax(np.abs(total - 1.0)))]
-        _expect(sub, np.allclose(total, 1.0, atol=1e-9),
-                f"called {call_text('softmax', z, axis=axis)}; the weights along axis {axis} should sum to 1, "
-                f"but one sum is {worst:.6g}.")
+        CATALOGUE.expect(sub, np.allclose(total, 1.0, atol=1e-9),
+                         f"called {call_text('softmax', z, axis=axis)}; the weights along axis {axis} should sum to 1, "
+                         f"but one sum is {worst:.6g}.")
 
     for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 
@@ -124,8 +116,9 @@ def in_unit_interval(sub, ref):
     def prop(case):
         z, axis = case
         a = _softmax(sub, z, axis)
-        _expect(sub, np.all((a >= 0) & (a <= 1)),
-                f"called {call_text('softmax', z, axis=axis)}; got {show(a)}, which has entries outside [0, 1].")
+        CATALOGUE.expect(sub, np.all((a >= 0) & (a <= 1)),
+                         f"called {call_text('softmax', z, axis=axis)}; got {show(a)}, which has entries outside "
+                         f"[0, 1].")
 
     for_all(array_and_axis(), prop)
 
@@ -136,9 +129,9 @@ def shift_invariant(sub, ref):
         (z, axis), c = case
         a = _softmax(sub, z, axis)
         b = _softmax(sub, z + c, axis)
-        _expect(sub, np.allclose(a, b, atol=1e-9),
-                f"softmax(z) and softmax(z + {c}) differ for z = {show(z)}, axis={axis}: got {show(a)} and "
-                f"{show(b)}; softmax only depends on differences between entries.")
+        CATALOGUE.expect(sub, np.allclose(a, b, atol=1e-9),
+                         f"softmax(z) and softmax(z + {c}) differ for z = {show(z)}, axis={axis}: got {show(a)} and "
+                         f"{show(b)}; softmax only depends on differences between entries.")
 
     for_all(st.tuples(array_and_axis(), st.sampled_from([-100.0, -3.5, 1.0, 50.0, 700.0])), prop, max_examples=25)
 
@@ -164,8 +157,8 @@ def minus_inf_is_zero(sub, ref):
             floor = _floor(sub, a, held)
             CATALOGUE.fail(sub, f"called {call_text('softmax', z)}; got {show(a)}: entries that were -inf should be "
                                 f"exactly 0.{floor}", FLOOR if floor else "")
-        _expect(sub, np.allclose(a.sum(axis=-1), 1.0),
-                f"called {call_text('softmax', z)}; rows of {show(a)} should sum to 1.")
+        CATALOGUE.expect(sub, np.allclose(a.sum(axis=-1), 1.0),
+                         f"called {call_text('softmax', z)}; rows of {show(a)} should sum to 1.")
 
     for_all(with_minus_inf(), prop, max_examples=25, examples=[np.array([[0.0, -INF]])])
 
@@ -206,7 +199,8 @@ def large_entries_finite(sub, ref):
                                          f"each slice, gave {show(b)}.")
             CATALOGUE.fail(sub, f"called {call}; got {show(a)}, which is not finite{seen or '.'}",
                            SHIFT if seen else "")
-        _expect(sub, np.allclose(a.sum(axis=-1), 1.0), f"called {call}; got {show(a)}, which does not sum to 1.")
+        CATALOGUE.expect(sub, np.allclose(a.sum(axis=-1), 1.0),
+                         f"called {call}; got {show(a)}, which does not sum to 1.")
 
 
 @check("weights are in the ratio e^(z_i - z_j), along any axis", 1, uses=("softmax",))
@@ -215,17 +209,17 @@ def exponential_ratios(sub, ref):
         z, axis = case
         a = _softmax(sub, z, axis)
         call = call_text("softmax", z, axis=axis)
-        _expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite entry "
-                                    f"is above 0.")
+        CATALOGUE.expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite "
+                                             "entry is above 0.")
         zs, ws = (np.moveaxis(x, axis, -1).reshape(-1, z.shape[axis]) for x in (z, a))
         off = np.log(ws) - zs  # constant along each slice when w_i / w_j = e^(z_i - z_j)
         spread = off.max(axis=1) - off.min(axis=1)
         s = int(np.argmax(spread))
         if spread[s] > 1e-7:
             i, j = int(np.argmax(off[s])), int(np.argmin(off[s]))
-            _expect(sub, False, f"called {call}; got {show(a)}. Along axis {axis}, the entries {zs[s, i]:.6g} and "
-                                f"{zs[s, j]:.6g} got weights in the ratio {ws[s, i] / ws[s, j]:.6g}, but "
-                                f"e^({zs[s, i]:.6g} - {zs[s, j]:.6g}) = {np.exp(zs[s, i] - zs[s, j]):.6g}.")
+            CATALOGUE.expect(sub, False, f"called {call}; got {show(a)}. Along axis {axis}, the entries {zs[s, i]:.6g} "
+                                         f"and {zs[s, j]:.6g} got weights in the ratio {ws[s, i] / ws[s, j]:.6g}, but "
+                                         f"e^({zs[s, i]:.6g} - {zs[s, j]:.6g}) = {np.exp(zs[s, i] - zs[s, j]):.6g}.")
 
     for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 

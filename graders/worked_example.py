@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Fail, Mistake, advice, advise, as_array, call_text, check, expect, expect_raises, floats,
+from .kit import (Catalogue, Mistake, advice, advise, as_array, call_text, check, expect, expect_raises, fail, floats,
                   for_all, hnp, show, st, weights)
 
 
@@ -31,7 +31,8 @@ SCALE = Catalogue("scale_scores", (((np.array([2.0, -8.0, 5.0]), 16), {}), ((np.
 PERCENT = Catalogue("softmax_percent", (
     ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": True}), ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": False}),
     ((np.array([1.0, -3.0, 6.0]), 4), {}), ((np.array([900.0, 0.0, -900.0]), 1), {"scaled": False})), (
-    _percent_mistake(BY_DK, scale=lambda raw, d: raw / d), _percent_mistake(TIMES, scale=lambda raw, d: raw * np.sqrt(d)),
+    _percent_mistake(BY_DK, scale=lambda raw, d: raw / d),
+    _percent_mistake(TIMES, scale=lambda raw, d: raw * np.sqrt(d)),
     _percent_mistake("these are fractions that sum to 1, not percent: multiply by 100", per=1.0),
     _percent_mistake("the scores are never scaled: with scaled=True, scale them (scale_scores) before the softmax",
                      flag=lambda scaled: False),
@@ -61,10 +62,6 @@ def _percent(sub, raw, d_k, scaled=True):
                           shape=raw.shape)
 
 
-def _fail(sub, message, catalogue=PERCENT):
-    raise Fail(message + catalogue.hint(sub))
-
-
 # ------------------------------------------------------------------ public checks
 @check("scale_scores divides by √d_k: 4 times the d_k halves the scores, d_k = 1 keeps them", 1,
        uses=("scale_scores",))
@@ -75,8 +72,8 @@ def scale_is_division(sub, ref):
             out = _scaled(sub, raw, d)
             if not np.allclose(out, factor * before, rtol=1e-9, atol=1e-12):
                 than = "the scores themselves" if d == 1 else f"half of scale_scores(raw, {d_k}) = {show(before)}"
-                _fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
-                           f"dividing by √d_k, d_k = 1 changes nothing and 4 times the d_k divides by 2 more.", SCALE)
+                SCALE.fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
+                                f"dividing by √d_k, d_k = 1 changes nothing and 4 times the d_k divides by 2 more.")
 
     for_all(scores_and_dk().filter(lambda c: np.any(c[0] != 0)), prop, max_examples=15,
             examples=[(np.array([1.0, -2.0, 4.0]), 16)])
@@ -89,13 +86,13 @@ def percent_properties(sub, ref):
         (raw, d_k), scaled = case
         call, w = _percent(sub, raw, d_k, scaled)
         if not np.isclose(w.sum(), 100.0, rtol=0, atol=1e-8):
-            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
         expect(np.all((w >= 0) & (w <= 100)), f"called {call}; got {show(w)}: percentages lie in [0, 100]")
         hi, lo = raw[:, None] > raw[None, :], raw[:, None] == raw[None, :]
         diff = w[:, None] - w[None, :]
         if not (np.all(diff[hi] >= -1e-12) and np.allclose(diff[lo], 0, atol=1e-9)):
-            _fail(sub, f"called {call}; got {show(w)}: a larger score must get at least as large a weight, and "
-                       f"equal scores equal weights.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}: a larger score must get at least as large a weight, and "
+                              f"equal scores equal weights.")
 
     for_all(st.tuples(scores_and_dk(), st.booleans()), prop, max_examples=30,
             examples=[((np.array([1.0, 2.0, 3.0]), 4), True), ((np.array([0.5, 0.5]), 9), False)])
@@ -115,8 +112,9 @@ def flag_and_default(sub, ref):
                            shape=raw.shape)
             _, want = _percent(sub, same_as[0], same_as[1], scaled=False)
             if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
-                _fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
-                           f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., scaled=False).")
+                PERCENT.fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
+                                  f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., "
+                                  "scaled=False).")
 
     for_all(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1 and np.ptp(c[0]) > 0.5), prop, max_examples=15,
             examples=[(np.array([1.0, 2.0, 3.0]), 16)])
@@ -131,7 +129,7 @@ def percent_large_scores(sub, ref):
         if not np.all(np.isfinite(w)):
             PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.", OVERFLOW)
         if not np.isclose(w.sum(), 100.0):
-            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
 
 
 @check("head_dim returns an int that splits d_model evenly", 0.5, uses=("head_dim",))
@@ -142,8 +140,8 @@ def head_dim_int(sub, ref):
         got = sub.call("head_dim", d_model, n_heads)
         call = call_text("head_dim", d_model, n_heads)
         if isinstance(got, float):  # the right size, as a float: what / gives where // was meant
-            raise Fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
-                                                              else "; head_dim returns an int"))
+            fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
+                                                        else "; head_dim returns an int"))
         expect(isinstance(got, int) and not isinstance(got, bool), f"{call} returned {show(got)}; return an int")
         expect(got * n_heads == d_model, f"{call} returned {got}: {n_heads} heads of size {got} do not "
                                          f"make up d_model = {d_model}")

@@ -3,17 +3,15 @@
 import numpy as np
 
 from ..attention import ALL, CATALOGUE, TOL, TRI3, _attend, _for_all
-from ..kit import Fail, check, expect_array_close, masked_case, qkv, show
+from ..kit import check, expect_array_close, masked_case, qkv, show
 
 
 def _agree(sub, ref, q, k, v, mask=None):
     y, a, call = _attend(sub, q, k, v, mask)
     ey, ea = ref.attention(q, k, v) if mask is None else ref.attention(q, k, v, mask)
     for name, expected, got in (("A", ea, a), ("Y", ey, y)):
-        try:
+        with CATALOGUE.reworded(sub, f"called {call}; got {name} = {show(got)}: ", "."):
             expect_array_close(name, expected, got, rtol=TOL, atol=TOL)
-        except Fail as exc:
-            raise Fail(f"called {call}; got {name} = {show(got)}: {exc.message}." + CATALOGUE.hint(sub)) from None
 
 
 PINNED = (np.array([[1.0, 0.5, -0.5, 1.0], [0.0, 1.0, 1.0, -1.0]]),

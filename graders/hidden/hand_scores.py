@@ -1,6 +1,6 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
-from ..kit import Fail, Mistake, check, compare, module, to_expr
+from ..kit import Mistake, check, compare, fail, module, to_expr
 from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SUB, _hint, _pair, _softmax, score_mistakes
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
@@ -26,7 +26,7 @@ def _exact_value(sub, ref, func, index, mistakes):
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
             hint = _hint(exprs, mistakes(ref))
-    raise Fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
+    fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 def _score_mistakes(ref):

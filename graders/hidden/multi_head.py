@@ -2,17 +2,15 @@
 
 import numpy as np
 
-from ..kit import Fail, attend, call_text, check, cross_cases, expect_array_close, for_all, mha_cases, show
+from ..kit import attend, call_text, check, cross_cases, expect_array_close, for_all, mha_cases, show
 from ..multi_head import CROSS, CROSS_CATALOGUE, MHA, MHA_CATALOGUE, TOL, _cross, _fixed, _kw, _mha
 
 
 def _against(sub, name, call, expected, got, catalogue):
     """Fail, with a hint where the probes identify a known mistake."""
-    try:
+    named = "" if name == "the result" else f"{name} = "
+    with catalogue.reworded(sub, f"called {call}; got {named}{show(got)}: ", "."):
         expect_array_close(name, expected, got, **TOL)
-    except Fail as exc:
-        raise Fail(f"called {call}; got {'' if name == 'the result' else name + ' = '}{show(got)}: {exc.message}."
-                   + catalogue.hint(sub)) from None
 
 
 def _mha_against(sub, case, expected):

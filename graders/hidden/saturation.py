@@ -2,7 +2,7 @@
 
 import math
 
-from ..kit import Fail, check, show
+from ..kit import check, show
 from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, _top, _var_tol, _variances
 
 # Trials per d_k for the figures: the cost of a trial grows with d_k, and the figures at
@@ -27,8 +27,7 @@ def variances_match(sub, ref):
         failures.append(f"{call} returned {show((a, b))}: the {which} value is further from the theory than "
                         f"sampling error over {VAR_TRIALS} trials allows")
     if failures:
-        raise Fail(f"{failures[0]}; {len(failures)} of 3 d_k values fail." + DOT.hint(sub),
-                   fraction=1 - len(failures) / 3)
+        DOT.fail(sub, f"{failures[0]}; {len(failures)} of 3 d_k values fail.", fraction=1 - len(failures) / 3)
 
 
 @check("mean_top_weight matches large simulations, scaled and unscaled", 1, hidden=True, uses=("mean_top_weight",))
@@ -46,6 +45,6 @@ def top_weight_matches(sub, ref):
         failures.append(f"{call} returned {show(v)}, {side} for an average over {trials} trials (allowed "
                         f"error {tol:.3g})")
     if failures:
-        raise Fail(f"{failures[0]}; {len(failures)} of {len(cases)} settings fail." + TOP.hint(sub),
-                   fraction=1 - len(failures) / len(cases))
+        TOP.fail(sub, f"{failures[0]}; {len(failures)} of {len(cases)} settings "
+                      "fail.", fraction=1 - len(failures) / len(cases))
 

@@ -1,6 +1,6 @@
 """Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
 
-from ..kit import Fail, Mistake, StudentError, check, compare, module, to_expr
+from ..kit import Mistake, StudentError, check, compare, fail, module, to_expr
 from ..variance_proof import _same, d_k, symbols
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
@@ -22,7 +22,7 @@ def _exact(sub, ref, func, mistakes):
             mistakes = mistakes() if callable(mistakes) else mistakes
             found = {m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))}
             hint = f" {Mistake(found.pop(), None).hint}" if len(found) == 1 else ""
-    raise Fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
+    fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 @check("E[q_i k_i] is exact and right", 0.75, hidden=True, uses=("product_mean",))

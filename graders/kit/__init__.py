@@ -4,7 +4,14 @@ A grader imports what it uses from here (``from .kit import check, expect, ...``
 grader ``from ..kit import ...``): ``__all__`` below is that vocabulary, and each module
 below declares its own ``__all__``.
 
-    checks.py      @check, Fail, the expect_* helpers, and the names a check meets
+A check passes by returning. It fails through kit, never by raising ``Fail`` itself:
+``expect(condition, message)``, or ``fail(message)`` where the check's own ``if`` found the fault;
+``catalogue.expect(sub, ...)`` and ``catalogue.fail(sub, ...)`` instead wherever a known mistake may
+be the cause (they add the hint of the mistake the probes identify); and the expect_* helpers
+(expect_tuple, expect_array_close, as_array, expect_raises), whose message ``reworded(before, after)``
+(or ``catalogue.reworded``) puts in the words of the call that gave the value.
+
+    checks.py      @check, Fail, expect and fail, the expect_* helpers, and the names a check meets
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
                    (Catalogue.call adds it to what the student's code raised); advice, a
@@ -28,7 +35,8 @@ else.
 """
 
 from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, as_array,
-                     as_bool_array, aside, call_text, check, expect, expect_array_close, expect_tuple, show)
+                     as_bool_array, aside, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded,
+                     show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .models import attend, heads, weights
@@ -39,7 +47,7 @@ from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_ca
 
 __all__ = [
     # a check, and how it passes or fails
-    "check", "Fail", "expect", "expect_tuple", "expect_array_close", "as_array", "as_bool_array",
+    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
     # naming a mistake on evidence
     "Mistake", "Catalogue", "advice", "aside", "attend", "heads", "weights",
     # what a student's call gives back or raises, and how feedback shows it

@@ -5,10 +5,11 @@ A grader (graders/<slug>.py) is a module of functions decorated with
 ``sub.call(name, *args)`` returns plain validated data) and ``ref`` (the
 reference solution module, imported in the trusted parent; ``None`` where the
 solutions are not shipped, which only hidden checks need). A check passes by
-returning; it fails by raising ``Fail`` (usually through the ``expect_*``
-helpers below, and ``expect_raises`` in raises.py), with a message that speaks
-to the student and never states the answer. ``Fail`` with ``fraction=1.0`` is a
-pass with a message (advice, raises.py's ``advise``).
+returning; it fails through ``expect`` or ``fail`` (``Catalogue.expect`` and
+``Catalogue.fail`` where a known mistake may be the cause), or the ``expect_*``
+helpers below and ``expect_raises`` in raises.py, with a message that speaks to
+the student and never states the answer. They raise ``Fail``; graders never do.
+``Fail`` with ``fraction=1.0`` is a pass with a message (advice, raises.py's ``advise``).
 
 Helpers take the expected value first, then the student's (PrairieLearn's
 order), and name the variable in their messages.
@@ -25,9 +26,9 @@ from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student
 from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
-__all__ = ["check", "Fail", "expect", "expect_tuple", "as_array", "as_bool_array", "expect_array_close", "advice",
-           "Mistake", "Catalogue", "aside", "submission_of", "HINTS", "ADVICE", "Raised", "StudentError",
-           "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
+__all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
+           "expect_array_close", "advice", "Mistake", "Catalogue", "aside", "submission_of", "HINTS", "ADVICE",
+           "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,25 @@ class Fail(Exception):
 
 # ------------------------------------------------------------------ helpers
 def expect(condition: bool, message: str, fraction: float = 0.0):
+    """Fail with ``message`` (and ``fraction`` of the points) unless ``condition`` holds."""
     if not condition:
         raise Fail(message, fraction)
+
+
+def fail(message: str, fraction: float = 0.0, outcome: str = "failed"):
+    """Fail with ``message``: ``expect`` for a check whose own ``if`` found the fault. ``outcome``:
+    "partial", or "undecided" when it is left for a person to check."""
+    raise Fail(message, fraction, outcome)
+
+
+@contextmanager
+def reworded(before: str = "", after: str = ""):
+    """A failure inside (a kit helper's, as_array's or expect_array_close's) comes out as ``before``, its
+    message, then ``after``: in the words of the call that gave the value."""
+    try:
+        yield
+    except Fail as exc:
+        raise Fail(before + exc.message + after) from None
 
 
 def expect_tuple(name: str, length: int, actual) -> tuple:
@@ -211,11 +229,26 @@ class Catalogue:
         found = known[id(self)]
         return f" {found.hint}" if found else ""
 
-    def fail(self, sub, message: str, advice: str = ""):
+    def fail(self, sub, message: str, advice: str = "", *, fraction: float = 0.0):
         """Fail with ``message`` and the hint of the mistake the probes identify; without one, with
         ``advice`` (registered with ``advice()``), which only the check's own observation may justify
-        (the result *was* infinite), never the check's title alone. The hint and the advice are never both given."""
-        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")))
+        (the result *was* infinite), never the check's title alone. The hint and the advice are never
+        both given. The way a check of this function fails, wherever a known mistake may be the cause."""
+        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")), fraction) from None
+
+    def expect(self, sub, condition: bool, message: str, advice: str = ""):
+        """``expect``, with the hint (or ``advice``) of ``fail`` when ``condition`` does not hold."""
+        if not condition:
+            self.fail(sub, message, advice)
+
+    @contextmanager
+    def reworded(self, sub, before: str = "", after: str = ""):
+        """``reworded``, with the hint of ``fail``: a failure inside comes out as ``before``, its message,
+        ``after`` and the hint of the mistake the probes identify."""
+        try:
+            yield
+        except Fail as exc:
+            self.fail(sub, before + exc.message + after)
 
     def same(self, a, b) -> bool:
         """Equal answers: equal structure, and numbers equal within the tolerances."""
