@@ -85,13 +85,13 @@ PADDING = Catalogue("padding_mask", (((2, 4), {}), ((4, 4), {}), ((1, 3), {})), 
 ), read=lambda m: as_array("the mask", m))
 
 
-def _for_all(strategy, body, examples=()):
+def quick_for_all(strategy, body, examples=()):
     """for_all with this grader's budget: few examples (pinned ones catch the usual mistakes) and a
     short shrink, since shrinking several arrays at once is slow."""
     for_all(strategy, body, max_examples=N, examples=examples, shrink_calls=SHRINK_CALLS)
 
 
-def _attend(sub, q, k, v, mask=None):
+def attention_of(sub, q, k, v, mask=None):
     """Call the student's attention; validate (Y, A)."""
     kw = {} if mask is None else {"mask": mask}
     call = call_text("attention", q, k, v, **kw)
@@ -138,11 +138,11 @@ def padding_mask_correct(sub, ref):
 def shapes(sub, ref):
     rng = np.random.default_rng(7)
     for n_q, n_k, d_k, d_v in ((3, 3, 2, 5), (2, 4, 3, 1), (5, 2, 4, 3), (1, 1, 1, 1)):
-        _attend(sub, *(rng.normal(size=s).round(2) for s in ((n_q, d_k), (n_k, d_k), (n_k, d_v))))
+        attention_of(sub, *(rng.normal(size=s).round(2) for s in ((n_q, d_k), (n_k, d_k), (n_k, d_v))))
 
 
 def _row_sums(sub, q, k, v, mask=None):
-    y, a, call = _attend(sub, q, k, v, mask)
+    y, a, call = attention_of(sub, q, k, v, mask)
     if not np.all(a >= 0):
         CATALOGUE.fail(sub, f"called {call}; A = {show(a)} has negative weights.")
     rows = a.sum(axis=1)
@@ -155,20 +155,20 @@ def _row_sums(sub, q, k, v, mask=None):
 def rows_stochastic(sub, ref):
     ex = (np.eye(3)[:, :2], np.eye(3)[:, :2] * 2, np.arange(6.0).reshape(3, 2), TRI3)
     cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
-    _for_all(cases, lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2], None), ex])
+    quick_for_all(cases, lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2], None), ex])
 
 
 @check("masked weights are exactly 0 (causal, padding and any mask)", 1, uses=ALL)
 def masked_exactly_zero(sub, ref):
     def prop(case):
         q, k, v, mask, kind = case
-        y, a, call = _attend(sub, q, k, v, mask)
+        y, a, call = attention_of(sub, q, k, v, mask)
         if np.any(a[~mask] != 0.0):
             CATALOGUE.fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
                                 f"must be exactly 0, however low the allowed scores are.")
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
-    _for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
+    quick_for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
     # allowed scores of -1e300 and below: far under any finite number put in place of -inf (-1e9, -1e30);
     # then a masked score far above the allowed ones: masking after the softmax, or adding -1e9, gives it weight
     for q, k, mask, kind in (([[-1e150]], [[1e150], [1.5e150], [3e150]], [[True, True, False]], "padding"),
@@ -181,8 +181,8 @@ def causal_no_future(sub, ref):
     def prop(case):
         (q, k, v), (q2, k2, v2), i = case
         mask = np.tril(np.ones((q.shape[0],) * 2, dtype=bool))
-        y, _, call = _attend(sub, q, k, v, mask)
-        y2, _, _ = _attend(sub, q2, k2, v2, mask)
+        y, _, call = attention_of(sub, q, k, v, mask)
+        y2, _, _ = attention_of(sub, q2, k2, v2, mask)
         if not np.allclose(y[: i + 1], y2[: i + 1], rtol=TOL, atol=TOL):
             CATALOGUE.fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to "
                                 f"{show(q2[i + 1:])}, {show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed "
@@ -190,27 +190,27 @@ def causal_no_future(sub, ref):
                                 "row i of Y may depend only on the rows 0..i of K and V.")
 
     k2, v2 = np.array([[1.0, 0.0], [2.0, -1.0], [-1.0, 3.0]]), np.array([[1.0, 0.0], [3.0, -2.0], [0.5, 4.0]])
-    _for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
+    quick_for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
 
 
 @check("Y equals A @ V for the A you return", 1, uses=ALL)
 def y_is_av(sub, ref):
     def prop(case):
         q, k, v, mask = case
-        y, a, call = _attend(sub, q, k, v, mask)
+        y, a, call = attention_of(sub, q, k, v, mask)
         if not np.allclose(y, a @ v, rtol=TOL, atol=TOL):
             fail(f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V = "
                  f"{show(a @ v)} (the weights you return must be the ones you use)")
 
     cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
-    _for_all(cases, prop, examples=[(X3, X3, X3, None)])
+    quick_for_all(cases, prop, examples=[(X3, X3, X3, None)])
 
 
 @check("each entry of Y lies within the range of its column of V", 0.5, uses=ALL)
 def y_in_range(sub, ref):
     def prop(case):
         q, k, v = case
-        y, a, call = _attend(sub, q, k, v)
+        y, a, call = attention_of(sub, q, k, v)
         lo, hi = v.min(axis=0), v.max(axis=0)
         slack = TOL * (1 + np.abs(v).max())
         bad = (y < lo - slack) | (y > hi + slack)
@@ -220,7 +220,7 @@ def y_in_range(sub, ref):
                                 f"the range of column {c} of V. Each output is a weighted average of the values "
                                 "(weights >= 0 summing to 1), so it cannot leave that range.")
 
-    _for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
+    quick_for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
 
 
 @check("permuting queries permutes Y and A; permuting keys with values leaves Y unchanged", 1, uses=ALL)
@@ -228,21 +228,22 @@ def permutations_respected(sub, ref):
     def prop(case):
         q, k, v, mask, pq, pk = case
         close = lambda x, z: np.allclose(x, z, rtol=TOL, atol=TOL)  # noqa: E731
-        y, a, call = _attend(sub, q, k, v, mask)
-        y2, a2, call2 = _attend(sub, q[pq], k, v, None if mask is None else mask[pq])
+        y, a, call = attention_of(sub, q, k, v, mask)
+        y2, a2, call2 = attention_of(sub, q[pq], k, v, None if mask is None else mask[pq])
         if not (close(y2, y[pq]) and close(a2, a[pq])):
             what = (f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq])
                     else f"A = {show(a)} and then {show(a2)}")
             CATALOGUE.fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y "
                                 f"and A should be reordered the same way, but got {what}.")
-        y3, a3, call3 = _attend(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
+        y3, a3, call3 = attention_of(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
         if not (close(y3, y) and close(a3, a[:, pk])):
             what = f"Y = {show(y)} and then {show(y3)}" if not close(y3, y) else f"A = {show(a)} and then {show(a3)}"
             CATALOGUE.fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
                                 f"should stay the same and the columns of A follow the keys, but got {what}.")
 
     mask = np.array([[True, False, True], [True, True, False], [False, True, False]])
-    _for_all(permuted_case(), prop, examples=[(X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))])
+    ex = (X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))
+    quick_for_all(permuted_case(), prop, examples=[ex])
 
 
 @check("scores are divided by √d_k: repeating the columns of Q and K m times equals multiplying Q by √m", 1,
@@ -250,8 +251,8 @@ def permutations_respected(sub, ref):
 def scaled_by_sqrt_dk(sub, ref):
     def prop(case):
         (q, k, v), m = case
-        y, a, call = _attend(sub, np.tile(q, m), np.tile(k, m), v)
-        y2, a2, call2 = _attend(sub, np.sqrt(m) * q, k, v)
+        y, a, call = attention_of(sub, np.tile(q, m), np.tile(k, m), v)
+        y2, a2, call2 = attention_of(sub, np.sqrt(m) * q, k, v)
         if not (np.allclose(a, a2, rtol=1e-9, atol=1e-12) and np.allclose(y, y2, rtol=1e-9, atol=1e-12)):
             CATALOGUE.fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from "
                                 f"{q.shape[1]} to {m * q.shape[1]} and every dot product is {m} times larger), then "
@@ -260,14 +261,14 @@ def scaled_by_sqrt_dk(sub, ref):
                                 f"and A = {show(a2)}.")
 
     ex = ((np.array([[1.0, 0.5], [0.0, -1.0]]), np.array([[1.0, 1.0], [0.5, -0.5], [-1.0, 0.0]]), V3), 2)
-    _for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
+    quick_for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
 
 
 @check("without a mask every key is seen: attention(Q, K, V) equals an all-True mask", 0.5, uses=ALL)
 def default_no_mask(sub, ref):
     for q, k, v in ((Q3, K3, V3), (Q2, K3, V3), (X3, X3[::-1] * 2, X3[:, :1])):
-        y, a, call = _attend(sub, q, k, v)
-        y2, a2, call2 = _attend(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
+        y, a, call = attention_of(sub, q, k, v)
+        y2, a2, call2 = attention_of(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
         if not np.allclose(a, a2, rtol=TOL, atol=TOL):
             CATALOGUE.fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
                                 f"{show(a2)}: with mask=None (the default) nothing is masked.")

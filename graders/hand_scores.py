@@ -36,7 +36,7 @@ DIGESTS = {
 
 
 # ------------------------------------------------------------------ helpers
-def _pair(sub, func):
+def answer_pair(sub, func):
     """Call ``func`` and return its two values in a form compare() reads."""
     out = sub.call(func)
     if isinstance(out, SympyText) and out.cls == "Tuple":
@@ -52,7 +52,7 @@ def _pair(sub, func):
 
 def _exprs(sub, func):
     """The two values of ``func`` as finite real SymPy numbers, or Fail."""
-    values = _pair(sub, func)
+    values = answer_pair(sub, func)
     exprs = []
     for i, value in enumerate(values):
         name = f"{LETTER[func]}{SUB[i]} = {func}()[{i}]"
@@ -88,7 +88,7 @@ def _close(a, b):
     return abs(za - zb) <= tol * max(1.0, abs(zb))
 
 
-def _hint(exprs, mistakes):
+def pair_hint(exprs, mistakes):
     """" It looks like ..." for the one known mistake that gives the student's whole pair, else "".
     ``mistakes`` is a sequence of (Mistake, the pair that mistake gives)."""
     found = [m for m, wrong in mistakes if all(_close(e, w) for e, w in zip(exprs, wrong))]
@@ -113,7 +113,7 @@ def _show(exprs):
     return "(" + ", ".join(f"{_num(e).real:.5g}" for e in exprs) + ")"
 
 
-def _softmax(s):
+def exact_softmax(s):
     e = [sp.exp(x) for x in s]
     return tuple(x / sum(e) for x in e)
 
@@ -168,11 +168,11 @@ def weights_sum_to_one(sub, ref):
 @check("the weights are the softmax of your scores", 0.5, uses=("scaled_scores", "attention_weights"))
 def weights_are_softmax_of_scores(sub, ref):
     s, a = _exprs(sub, "scaled_scores"), _exprs(sub, "attention_weights")
-    if all(_close(x, y) for x, y in zip(a, _softmax(s))):
+    if all(_close(x, y) for x, y in zip(a, exact_softmax(s))):
         return
-    hint = _hint(a, (
-        (UNSCALED_WEIGHTS, _softmax((sp.Integer(1), sp.Integer(0)))),
-        (SWAPPED_WEIGHTS, _softmax(s)[::-1]),
+    hint = pair_hint(a, (
+        (UNSCALED_WEIGHTS, exact_softmax((sp.Integer(1), sp.Integer(0)))),
+        (SWAPPED_WEIGHTS, exact_softmax(s)[::-1]),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
     ))
@@ -188,7 +188,7 @@ def output_is_weighted_values(sub, ref):
     if all(digest("attention_output", i, e) == DIGESTS["attention_output", i] for i, e in enumerate(y)):
         hint = f" {OUTPUT_RIGHT}"
     else:
-        hint = _hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
+        hint = pair_hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
                          (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))
     fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
          f"{_show(y)}." + hint)
@@ -204,7 +204,7 @@ def values_match_their_digests(sub, ref):
                 credit += 0.5 if expr.atoms(sp.Float) else 1.0
             else:
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
-                hint = hint or (_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
+                hint = hint or (pair_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
     if wrong:
         fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
              f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "

@@ -99,14 +99,14 @@ def _float(name, value, exact=False):
     return float(value)
 
 
-def _variances(sub, d_k, trials, seed, exact=False):
+def variances_of(sub, d_k, trials, seed, exact=False):
     call = call_text("dot_variances", d_k, trials, Rng(seed))
     pair = expect_tuple(call, 2, sub.call("dot_variances", d_k, trials, Rng(seed)))
     return call, _float(f"the first value of {call}", pair[0], exact), \
         _float(f"the second value of {call}", pair[1], exact)
 
 
-def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
+def top_of(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
     v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
@@ -119,7 +119,7 @@ def _same(a, b) -> bool:
     return repr(a) == repr(b)
 
 
-def _var_tol(d_k, trials=VAR_TRIALS):
+def var_tol(d_k, trials=VAR_TRIALS):
     """VAR_Z standard errors of the sample variance of q·k (see the module docstring)."""
     return VAR_Z * math.sqrt((2 * d_k ** 2 + 6 * d_k) / trials)
 
@@ -127,14 +127,14 @@ def _var_tol(d_k, trials=VAR_TRIALS):
 # ------------------------------------------------------------------ public checks
 @check("returns Python floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
 def returns_floats(sub, ref):
-    call, a, b = _variances(sub, 8, 1000, 0, exact=True)
+    call, a, b = variances_of(sub, 8, 1000, 0, exact=True)
     expect(a > 0 and b > 0, f"{call} returned {show((a, b))}; a variance of random scores is positive")
     for scaled in (True, False):
-        call, v = _top(sub, 8, 5, 500, 0, scaled, exact=True)
+        call, v = top_of(sub, 8, 5, 500, 0, scaled, exact=True)
         expect(1 / 5 < v <= 1, f"{call} returned {show(v)}; the largest of 5 softmax weights lies between "
                                f"1/5 and 1, and so does its average")
     # With two keys the other one always keeps some weight (its score is never 40 below): below 1.
-    call, v = _top(sub, 8, 2, 500, 0, exact=True)
+    call, v = top_of(sub, 8, 2, 500, 0, exact=True)
     expect(1 / 2 < v < 1, f"{call} returned {show(v)}; the larger of 2 softmax weights lies between 1/2 and 1 "
                           f"(the other key always keeps some weight), and so does its average")
 
@@ -175,12 +175,12 @@ def rng_discipline(sub, ref):
 @check("scaling lowers the variance and the top weight; scaled defaults to True", 1,
        uses=("dot_variances", "mean_top_weight"))
 def scaling_lowers(sub, ref):
-    call, a, b = _variances(sub, 16, 2000, 3)
+    call, a, b = variances_of(sub, 16, 2000, 3)
     if not a > b:
         DOT.fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
                       f"second (q·k divided by sqrt(d_k)).")
-    call_u, u = _top(sub, 64, 10, 1000, 4, scaled=False)
-    call_s, s = _top(sub, 64, 10, 1000, 4, scaled=True)
+    call_u, u = top_of(sub, 64, 10, 1000, 4, scaled=False)
+    call_s, s = top_of(sub, 64, 10, 1000, 4, scaled=True)
     if u == s:
         TOP.fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.")
     if u < s:
@@ -199,7 +199,7 @@ def fresh_draws(sub, ref):
     # simulation of 400,000 trials), so over n trials the estimates of 8 seeds lie within 2 * 5 * 0.2 / √n
     # of each other; one query, or one set of keys, reused for every trial spreads them about 0.15 apart
     n = 8000
-    est = {seed: _top(sub, 1, 10, n, seed, scaled=False, strict=False)[1] for seed in range(60, 68)}
+    est = {seed: top_of(sub, 1, 10, n, seed, scaled=False, strict=False)[1] for seed in range(60, 68)}
     lo, hi = min(est, key=est.get), max(est, key=est.get)
     expect(est[hi] - est[lo] <= 2 * 5 * 0.2 / math.sqrt(n),
            f"{call_text('mean_top_weight', 1, 10, n, Rng(lo), scaled=False)} gave {show(est[lo])} but "
@@ -210,9 +210,9 @@ def fresh_draws(sub, ref):
 
 def _fresh_variances(sub):
     d_k, n = 16, 5000
-    est = {seed: _variances(sub, d_k, n, seed)[1] for seed in range(20, 26)}
+    est = {seed: variances_of(sub, d_k, n, seed)[1] for seed in range(20, 26)}
     lo, hi = min(est, key=est.get), max(est, key=est.get)
-    allowed = 2 * _var_tol(d_k, n)  # two estimates each within VAR_Z standard errors
+    allowed = 2 * var_tol(d_k, n)  # two estimates each within VAR_Z standard errors
     expect(est[hi] - est[lo] <= allowed,
            f"{call_text('dot_variances', d_k, n, Rng(lo))} gave {show(est[lo])} but "
            f"{call_text('dot_variances', d_k, n, Rng(hi))} gave {show(est[hi])}: over {n} trials the estimate "
@@ -223,8 +223,8 @@ def _fresh_variances(sub):
 @check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 1, uses=("dot_variances",))
 def variances_follow_theory(sub, ref):
     for seed, d_k in ((21, 8), (22, 32)):
-        call, a, b = _variances(sub, d_k, 4000, seed)
-        tol = _var_tol(d_k, 4000)
+        call, a, b = variances_of(sub, d_k, 4000, seed)
+        tol = var_tol(d_k, 4000)
         if not (abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k):
             DOT.fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
                           f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
@@ -235,7 +235,7 @@ def variances_follow_theory(sub, ref):
        uses=("mean_top_weight",))
 def top_weight_as_in_the_lesson(sub, ref):
     for scaled, seed in ((False, 51), (True, 52)):
-        call, v = _top(sub, 64, 10, 1000, seed, scaled)
+        call, v = top_of(sub, 64, 10, 1000, seed, scaled)
         figure, precision = FIGURES[64, scaled]
         tol = TOP_Z / (2 * math.sqrt(1000)) + precision
         if abs(v - figure) > tol:

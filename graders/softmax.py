@@ -69,7 +69,7 @@ CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
 
 
 # ------------------------------------------------------------------ calling the student
-def _softmax(sub, z, axis):
+def softmax_of(sub, z, axis):
     """Call the student's softmax and validate the answer's type and shape."""
     out = CATALOGUE.call(sub, z, axis=axis)
     with CATALOGUE.reworded(sub):
@@ -88,7 +88,7 @@ def shape_and_dtype(sub, ref):
 def _default_axis_is_last(sub):
     for z in (np.array([[0.0, 1.0, 2.0], [3.0, 0.5, -1.0]]), np.array([[[1.0, 0.0], [0.0, 2.0]]])):
         plain = as_array(f"{call_text('softmax', z)} returned an array that", sub.call("softmax", z), shape=z.shape)
-        last = _softmax(sub, z, -1)
+        last = softmax_of(sub, z, -1)
         expect(np.allclose(plain, last, rtol=1e-12, atol=1e-15),
                f"{call_text('softmax', z)} gave {show(plain)}, but {call_text('softmax', z, axis=-1)} gave "
                f"{show(last)}: without an axis argument softmax must work along the last axis "
@@ -101,7 +101,7 @@ def sums_to_one(sub, ref):
 
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
+        a = softmax_of(sub, z, axis)
         total = a.sum(axis=axis)
         worst = total.flat[int(np.argmax(np.abs(total - 1.0)))]
         CATALOGUE.expect(sub, np.allclose(total, 1.0, atol=1e-9),
@@ -115,7 +115,7 @@ def sums_to_one(sub, ref):
 def in_unit_interval(sub, ref):
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
+        a = softmax_of(sub, z, axis)
         CATALOGUE.expect(sub, np.all((a >= 0) & (a <= 1)),
                          f"called {call_text('softmax', z, axis=axis)}; got {show(a)}, which has entries outside "
                          f"[0, 1].")
@@ -127,8 +127,8 @@ def in_unit_interval(sub, ref):
 def shift_invariant(sub, ref):
     def prop(case):
         (z, axis), c = case
-        a = _softmax(sub, z, axis)
-        b = _softmax(sub, z + c, axis)
+        a = softmax_of(sub, z, axis)
+        b = softmax_of(sub, z + c, axis)
         CATALOGUE.expect(sub, np.allclose(a, b, atol=1e-9),
                          f"softmax(z) and softmax(z + {c}) differ for z = {show(z)}, axis={axis}: got {show(a)} and "
                          f"{show(b)}; softmax only depends on differences between entries.")
@@ -151,7 +151,7 @@ def with_minus_inf(draw):
 @check("-inf entries get weight exactly 0", 1, uses=("softmax",))
 def minus_inf_is_zero(sub, ref):
     def prop(z):
-        a = _softmax(sub, z, -1)
+        a = softmax_of(sub, z, -1)
         held = a[np.isneginf(z)]
         if not np.all(held == 0.0):
             floor = _floor(sub, a, held)
@@ -207,7 +207,7 @@ def large_entries_finite(sub, ref):
 def exponential_ratios(sub, ref):
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
+        a = softmax_of(sub, z, axis)
         call = call_text("softmax", z, axis=axis)
         CATALOGUE.expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite "
                                              "entry is above 0.")

@@ -64,7 +64,7 @@ def _values(func, expr):
     return values
 
 
-def _same(a, b):
+def same_at_probes(a, b):
     """Numerically equal at every probe d_k (loosely when ``a`` holds floats): a hint, not a verdict."""
     tol = 1e-6 if a.atoms(sp.Float) else 1e-12
     for n in PROBES:
@@ -123,7 +123,7 @@ def scaled_variance_is_constant(sub, ref):
         dot = sp.nan
     d = d_k()
     found = [m for m, wrong in ((OWN_DOT, dot / d), (BY_DK, dot / d**2), (NOT_SQUARED, dot / sp.sqrt(d)),
-                                (LEFT_OUT, dot)) if _same(scaled, wrong)]
+                                (LEFT_OUT, dot)) if same_at_probes(scaled, wrong)]
     fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
          f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
          f"Dividing the scores by √d_k is meant to give the same variance for every d_k."

@@ -51,12 +51,12 @@ INTEGER_DIVISION = advice("use integer division (//) so the head size is an int"
 IN_PLACE = advice("work on a copy (raw / c makes a new array, raw /= c does not)")
 
 
-def _scaled(sub, raw, d_k):
+def scaled_of(sub, raw, d_k):
     return as_array(f"{call_text('scale_scores', raw, d_k)} returned an array that",
                     sub.call("scale_scores", raw, d_k), shape=raw.shape)
 
 
-def _percent(sub, raw, d_k, scaled=True):
+def percent_of(sub, raw, d_k, scaled=True):
     call = call_text("softmax_percent", raw, d_k, scaled=scaled)
     return call, as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
                           shape=raw.shape)
@@ -68,8 +68,8 @@ def _percent(sub, raw, d_k, scaled=True):
 def scale_is_division(sub, ref):
     def prop(case):
         raw, d_k = case
-        for d, before, factor in ((1, raw, 1.0), (4 * d_k, _scaled(sub, raw, d_k), 0.5)):
-            out = _scaled(sub, raw, d)
+        for d, before, factor in ((1, raw, 1.0), (4 * d_k, scaled_of(sub, raw, d_k), 0.5)):
+            out = scaled_of(sub, raw, d)
             if not np.allclose(out, factor * before, rtol=1e-9, atol=1e-12):
                 than = "the scores themselves" if d == 1 else f"half of scale_scores(raw, {d_k}) = {show(before)}"
                 SCALE.fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
@@ -84,7 +84,7 @@ def scale_is_division(sub, ref):
 def percent_properties(sub, ref):
     def prop(case):
         (raw, d_k), scaled = case
-        call, w = _percent(sub, raw, d_k, scaled)
+        call, w = percent_of(sub, raw, d_k, scaled)
         if not np.isclose(w.sum(), 100.0, rtol=0, atol=1e-8):
             PERCENT.fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
         expect(np.all((w >= 0) & (w <= 100)), f"called {call}; got {show(w)}: percentages lie in [0, 100]")
@@ -103,14 +103,14 @@ def percent_properties(sub, ref):
 def flag_and_default(sub, ref):
     def prop(case):
         raw, d_k = case
-        scaled = _scaled(sub, raw, d_k)
+        scaled = scaled_of(sub, raw, d_k)
         for kwargs, same_as, what in (({"scaled": True}, (scaled, 1), "the scaled scores"),
                                       ({"scaled": False}, (raw, d_k), "the raw scores"),
                                       ({}, (scaled, 1), "the scaled scores (scaled=True is the default)")):
             call = call_text("softmax_percent", raw, d_k, **kwargs)
             got = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, **kwargs),
                            shape=raw.shape)
-            _, want = _percent(sub, same_as[0], same_as[1], scaled=False)
+            _, want = percent_of(sub, same_as[0], same_as[1], scaled=False)
             if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
                 PERCENT.fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
                                   f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., "

@@ -1,7 +1,8 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
 from ..kit import Mistake, check, compare, fail, module, to_expr
-from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SUB, _hint, _pair, _softmax, score_mistakes
+from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, pair_hint,
+                           score_mistakes)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -15,7 +16,7 @@ SECOND = Mistake("a₂ was used for both coordinates; each coordinate of y mixes
 
 def _exact_value(sub, ref, func, index, mistakes):
     """Hidden: value ``index`` of ``func`` must equal the reference exactly."""
-    values = _pair(sub, func)
+    values = answer_pair(sub, func)
     expected = getattr(ref, func)()[index]
     name = f"{LETTER[func]}{SUB[index]} = {func}()[{index}]"
     verdict = compare(sp.sympify(expected), values[index])
@@ -25,7 +26,7 @@ def _exact_value(sub, ref, func, index, mistakes):
     if verdict.outcome == "failed":
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            hint = _hint(exprs, mistakes(ref))
+            hint = pair_hint(exprs, mistakes(ref))
     fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
@@ -38,7 +39,7 @@ def _weight_mistakes(ref):
     s, a = ref.scaled_scores(), ref.attention_weights()
     weights_of = ((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
                   for m, w in score_mistakes())
-    return tuple((m, _softmax(w)) for m, w in weights_of) + (
+    return tuple((m, exact_softmax(w)) for m, w in weights_of) + (
         (SWAPPED_WEIGHTS, (a[1], a[0])),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s)),

@@ -3,7 +3,7 @@
 import math
 
 from ..kit import check, show
-from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, _top, _var_tol, _variances
+from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, top_of, var_tol, variances_of
 
 # Trials per d_k for the figures: the cost of a trial grows with d_k, and the figures at
 # d_k = 256 (0.9326 unscaled, 0.318 scaled) lie far from each other and from every known
@@ -19,8 +19,8 @@ FOUR_KEYS = (0.511702336632417, 1 / (2 * math.sqrt(100_000)))
 def variances_match(sub, ref):
     failures = []
     for seed, d_k in enumerate((16, 64, 256), start=31):
-        call, a, b = _variances(sub, d_k, VAR_TRIALS, seed)
-        tol = _var_tol(d_k)
+        call, a, b = variances_of(sub, d_k, VAR_TRIALS, seed)
+        tol = var_tol(d_k)
         if abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k:
             continue
         which = "first (unscaled)" if abs(a - d_k) > tol else "second (scaled)"
@@ -37,7 +37,7 @@ def top_weight_matches(sub, ref):
     failures = []
     for seed, (d_k, n_keys, scaled, figure, precision) in enumerate(cases, start=41):
         trials = TOP_TRIALS_AT[d_k]
-        call, v = _top(sub, d_k, n_keys, trials, seed, scaled)
+        call, v = top_of(sub, d_k, n_keys, trials, seed, scaled)
         tol = TOP_Z / (2 * math.sqrt(trials)) + precision
         if abs(v - figure) <= tol:
             continue
