@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Fail, Mistake, StudentError, advice, array_and_axis, arrays_any_rank, as_array, aside,
-                  call_text, check, expect, for_all, show, st)
+from .kit import (Catalogue, Mistake, advice, array_and_axis, array_aside, arrays_any_rank, as_array, call_text, check,
+                  expect, for_all, show, st)
 
 INF = np.inf
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -170,12 +170,8 @@ def _floor(sub, a, held) -> str:
     if not (low > 0 and np.all(held == low)):
         return ""
     z = np.array([0.0, -INF, -50.0])
-    try:
-        with aside(sub):
-            w = as_array("", sub.call("softmax", z), shape=z.shape)
-    except (Fail, StudentError):
-        return ""
-    if not w[1] == w[2] > 0:
+    w = array_aside(sub, "softmax", z, shape=z.shape)
+    if w is None or not w[1] == w[2] > 0:
         return ""
     return (f" Each of them got {low:.3g}, the smallest weight of the result, and {call_text('softmax', z)} gave "
             f"{show(w)}, where e^-50 is about 2e-22.")
@@ -190,11 +186,7 @@ def large_entries_finite(sub, ref):
         a = as_array(f"{call} returned an array that", CATALOGUE.call(sub, z), shape=z.shape, finite=False)
         if not np.all(np.isfinite(a)):
             shifted = z - z.max(axis=-1, keepdims=True)
-            try:
-                with aside(sub):
-                    b = as_array("", sub.call("softmax", shifted), shape=z.shape)
-            except (Fail, StudentError):
-                b = None
+            b = array_aside(sub, "softmax", shifted, shape=z.shape)
             seen = "" if b is None else (f", while {call_text('softmax', shifted)}, the same up to a constant in "
                                          f"each slice, gave {show(b)}.")
             CATALOGUE.fail(sub, f"called {call}; got {show(a)}, which is not finite{seen or '.'}",

@@ -15,8 +15,8 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
                    (Catalogue.call adds it to what the student's code raised); advice, a
-                   cause a check states on its own observation; aside, for calls that gather
-                   that evidence without replacing what the failing call printed
+                   cause a check states on its own observation; aside and array_aside, for calls
+                   that gather that evidence without replacing what the failing call printed
     raises.py      expect_raises: a required exception, from the student's raise or a library's,
                    read from what the worker reported (the grader decides, never the worker)
     props.py       for_all: a property checked with Hypothesis under fixed settings
@@ -34,9 +34,9 @@ May import: kit/ and sandbox/ (for the errors, the wire's value types and the in
 else.
 """
 
-from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, as_array,
-                     as_bool_array, aside, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded,
-                     show)
+from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, array_aside,
+                     as_array, as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail,
+                     reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .models import attend, heads, weights
@@ -49,7 +49,7 @@ __all__ = [
     # a check, and how it passes or fails
     "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
     # naming a mistake on evidence
-    "Mistake", "Catalogue", "advice", "aside", "attend", "heads", "weights",
+    "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
     # what a student's call gives back or raises, and how feedback shows it
     "StudentError", "NumpyScalar", "Rng", "SympyText", "call_text", "show",
     # required exceptions

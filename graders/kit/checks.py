@@ -27,8 +27,8 @@ from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 -
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 __all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
-           "expect_array_close", "advice", "Mistake", "Catalogue", "aside", "submission_of", "HINTS", "ADVICE",
-           "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
+           "expect_array_close", "advice", "Mistake", "Catalogue", "aside", "array_aside", "submission_of", "HINTS",
+           "ADVICE", "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
 
 
 @dataclass(frozen=True)
@@ -281,6 +281,17 @@ def aside(sub):
     finally:
         if printed is not None:
             inner.printed = printed
+
+
+def array_aside(sub, func: str, *args, shape=None, **kwargs):
+    """The student's ``func(*args, **kwargs)``, called ``aside`` to gather evidence for a failure
+    already found, as a finite float array (of ``shape``); None when that call raises or gives
+    anything else, since evidence that cannot be read confirms nothing."""
+    try:
+        with aside(sub):
+            return as_array("", sub.call(func, *args, **kwargs), shape=shape)
+    except (Fail, StudentError):
+        return None
 
 
 def submission_of(sub):
