@@ -3,7 +3,7 @@
 import numpy as np
 
 from .kit import (Catalogue, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
-                  fail, for_all, future_change, masked_case, permuted_case, qkv, show, st)
+                  fail, for_all, future_change, masked_case, overflow, permuted_case, qkv, show, st)
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade
@@ -13,8 +13,7 @@ X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TRI3 = np.tril(np.ones((3, 3), dtype=bool))
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 SWAPPED = advice("return (Y, A), the output first, then the weights")
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum score before np.exp (it does "
-                  "not change the softmax).")
+OVERFLOW = overflow("each row's maximum score")
 IN_PLACE = advice("work on new arrays (q / s makes a new array, q /= s changes the caller's)")
 
 

@@ -4,13 +4,12 @@ reference is checked in graders/hidden/multi_head.py."""
 import numpy as np
 
 from .kit import (Catalogue, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
-                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, permutations, show, st)
+                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow, permutations, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum before np.exp (it does not "
-                  "change the softmax).")
+OVERFLOW = overflow("each row's maximum")
 IN_PLACE = advice("leave the caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")
 
 

@@ -24,7 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import Catalogue, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple, fail, show
+from .kit import (Catalogue, EXP_RANGE, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple,
+                  fail, show)
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -44,8 +45,8 @@ MEAN_WEIGHT = advice("that is the average weight (the weights of a softmax sum t
                      "each trial, then average those")
 WRAP = advice("(wrap the result in float(...))")
 RETURN_FLOAT = advice("return float(...) of it")
-OVERFLOW = advice("np.exp overflows to inf beyond about 709. Subtract each trial's largest score before np.exp (it "
-                  "does not change the softmax)")
+# kit's EXP_RANGE, with the fix as a sentence of its own: the check's message ends "..., and {OVERFLOW}"
+OVERFLOW = advice(f"{EXP_RANGE}. Subtract each trial's largest score before np.exp (it does not change the softmax)")
 
 
 @lru_cache(maxsize=None)

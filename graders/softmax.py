@@ -2,14 +2,13 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, advice, array_and_axis, array_aside, arrays_any_rank, as_array, call_text, check,
-                  expect, for_all, show, st)
+from .kit import (Catalogue, Mistake, NO_SHIFT, advice, array_and_axis, array_aside, arrays_any_rank, as_array,
+                  call_text, check, expect, for_all, overflow, show, st)
 
 INF = np.inf
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 IN_PLACE = advice("work on a copy (z - m makes a new array, z -= m or z[...] = ... does not)")
-SHIFT = advice("So np.exp overflows to inf beyond about 709, or underflows to 0 below about -745, on the entries as "
-               "they are: subtract the maximum along the axis before np.exp (it does not change the softmax).")
+SHIFT = overflow("the maximum along the axis")
 FLOOR = advice("So the weights are held above a floor (as np.clip or np.maximum hold them): the 0 that exp(-inf) "
                "gives must stay 0.")
 
@@ -34,9 +33,7 @@ MISTAKES = (
             "to the sum", lambda z, axis: _weights(z, 1)),
     Mistake("the exponentials are normalised over the whole array, not along the axis",
             lambda z, axis: np.exp(z - z.max()) / np.exp(z - z.max()).sum()),
-    Mistake("np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract "
-            "the maximum along the axis first (that does not change the result)",
-            lambda z, axis: _weights(z, axis, shift=False)),
+    Mistake(NO_SHIFT, lambda z, axis: _weights(z, axis, shift=False)),
     Mistake("the maximum of the whole array is subtracted, so a slice far below it underflows to 0 / 0: "
             "subtract each slice's own maximum (np.max along the axis, keepdims=True)",
             lambda z, axis: np.exp(z - z.max()) / np.exp(z - z.max()).sum(axis=axis, keepdims=True)),

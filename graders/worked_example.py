@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, advice, advise, as_array, call_text, check, expect, expect_raises, fail, floats,
-                  for_all, hnp, show, st, weights)
+from .kit import (Catalogue, Mistake, NO_SHIFT, advice, advise, as_array, call_text, check, expect, expect_raises,
+                  fail, floats, for_all, hnp, overflow, show, st, weights)
 
 
 @st.composite
@@ -39,14 +39,12 @@ PERCENT = Catalogue("softmax_percent", (
     _percent_mistake("the scaled flag is inverted: scaled=True should scale the scores, scaled=False not",
                      flag=lambda scaled: not scaled),
     _percent_mistake("scaled defaults to False; the contract's default is scaled=True", default=False),
-    _percent_mistake("np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest "
-                     "score first (it does not change the softmax)", shift=False),
+    _percent_mistake(NO_SHIFT, shift=False),
 ), read=lambda out: as_array("the result", out, finite=False))
 
 
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract the largest score before np.exp (it does not "
-                  "change the weights).")
+OVERFLOW = overflow("the largest score")
 INTEGER_DIVISION = advice("use integer division (//) so the head size is an int")
 IN_PLACE = advice("work on a copy (raw / c makes a new array, raw /= c does not)")
 

@@ -28,7 +28,8 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     parse.py       the whitelisting parser that rebuilds exact answers from text
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
-    models.py      models of known mistakes of attention, for the graders' hints
+    models.py      models of known mistakes of attention, for the graders' hints, and the one
+                   wording of np.exp's overflow (NO_SHIFT, overflow)
 
 May import: kit/ and sandbox/ (for the errors, the wire's value types and the installed versions), nothing
 else.
@@ -39,7 +40,7 @@ from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, S
                      reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
-from .models import attend, heads, weights
+from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, weights
 from .props import for_all
 from .raises import advise, expect_raises
 from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
@@ -50,6 +51,8 @@ __all__ = [
     "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
     # naming a mistake on evidence
     "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
+    # the one wording of the overflow of np.exp: a hint's, and advice's
+    "NO_SHIFT", "EXP_RANGE", "overflow",
     # what a student's call gives back or raises, and how feedback shows it
     "StudentError", "NumpyScalar", "Rng", "SympyText", "call_text", "show",
     # required exceptions
