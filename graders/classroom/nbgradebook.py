@@ -229,14 +229,14 @@ def _manual_state(coursedir, student, assignment) -> dict:
 def _changed_cells(coursedir, submitted, student, assignment, kept) -> list:
     """The (notebook, grade id) of ``kept`` whose source in the submission differs from the
     autograded copy a person marked."""
-    from .nbsubmit import NotebookProblem, _read_json, _text
+    from .nbsubmit import NotebookProblem, read_json, source_text
 
     def sources(path):
         try:
-            nb = _read_json(path)
+            nb = read_json(path)
         except NotebookProblem:
             return {}
-        return {c["metadata"]["nbgrader"].get("grade_id"): _text(c.get("source", "")) for c in nb.get("cells", [])
+        return {c["metadata"]["nbgrader"].get("grade_id"): source_text(c.get("source", "")) for c in nb.get("cells", [])
                 if isinstance(c, dict) and isinstance(c.get("metadata", {}).get("nbgrader"), dict)}
 
     marked = Path(coursedir.root) / coursedir.autograded_directory / student / assignment
