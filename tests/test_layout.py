@@ -2,7 +2,8 @@
 
     cli -> classroom -> grading -> kit -> sandbox
 
-(cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to its right (and the registry, from
+(cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to
+its right (and the registry, from
 grading on); a per-exercise grader imports only kit/; a hidden grader imports
 kit/ and its public twin; sandbox/ imports nothing else of the package, and
 the files it loads by path into the sandbox import nothing of it at all.

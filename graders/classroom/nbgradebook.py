@@ -137,7 +137,8 @@ def _write(config, students, out, progress, assignments, changed, say):
         for line in differences:
             say("  " + line)
     problems = []
-    for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=not progress or not sys.stderr.isatty()):
+    quiet = not progress or not sys.stderr.isatty()
+    for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=quiet):
         problems += _autograde(config, submitted, out, student, assignment, ours[student])
     for student, assignment in sorted(set(pairs) - set(todo)):  # kept, but the late policy may have changed
         _late_penalties(CourseDirectory(config=config, student_id=student, assignment_id=assignment), student,

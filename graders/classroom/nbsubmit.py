@@ -6,7 +6,8 @@ a pass. Here the notebook is never executed: it is read as JSON, the source of
 the one cell whose nbgrader grade id is ``<slug>-answer`` (the only graded
 answer, as the notebook tells students) is written to
 ``<work>/<student>/<slug>.py``, and the usual sandboxed batch grades that
-folder (``LAYOUT``, the batch's Layout for nbgrader's submitted/ folder). Other cells (the student's experiments, any top-level statement) are
+folder (``LAYOUT``, the batch's Layout for nbgrader's submitted/ folder). Other cells (the student's
+experiments, any top-level statement) are
 never run.
 
 IPython lines: a ``%magic`` or ``!shell`` line is not Python, so when the answer
