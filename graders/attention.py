@@ -2,12 +2,8 @@
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, as_bool_array, call_text, check, expect,
-                         expect_tuple, show)
-from .kit.models import attend
-from .kit.props import for_all
-from .kit.strategies import future_change, masked_case, permuted_case, qkv
+from .kit import (Catalogue, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
+                  fail, for_all, future_change, masked_case, overflow, permuted_case, qkv, show, st)
 
 TOL = 1e-9
 N = 15  # examples per property: enough to find the mistakes below, fast to grade
@@ -17,8 +13,7 @@ X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 TRI3 = np.tril(np.ones((3, 3), dtype=bool))
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 SWAPPED = advice("return (Y, A), the output first, then the weights")
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum score before np.exp (it does "
-                  "not change the softmax).")
+OVERFLOW = overflow("each row's maximum score")
 IN_PLACE = advice("work on new arrays (q / s makes a new array, q /= s changes the caller's)")
 
 
@@ -89,18 +84,13 @@ PADDING = Catalogue("padding_mask", (((2, 4), {}), ((4, 4), {}), ((1, 3), {})), 
 ), read=lambda m: as_array("the mask", m))
 
 
-def _for_all(strategy, body, examples=()):
+def quick_for_all(strategy, body, examples=()):
     """for_all with this grader's budget: few examples (pinned ones catch the usual mistakes) and a
     short shrink, since shrinking several arrays at once is slow."""
     for_all(strategy, body, max_examples=N, examples=examples, shrink_calls=SHRINK_CALLS)
 
 
-def _fail(sub, message):
-    """Fail with ``message``, and a hint when the probes identify a known mistake of attention()."""
-    raise Fail(message + CATALOGUE.hint(sub))
-
-
-def _attend(sub, q, k, v, mask=None):
+def attention_of(sub, q, k, v, mask=None):
     """Call the student's attention; validate (Y, A)."""
     kw = {} if mask is None else {"mask": mask}
     call = call_text("attention", q, k, v, **kw)
@@ -108,12 +98,12 @@ def _attend(sub, q, k, v, mask=None):
     y_shape, a_shape = (q.shape[0], v.shape[1]), (q.shape[0], k.shape[0])
     shapes = tuple(getattr(x, "shape", None) for x in out)
     if shapes != (y_shape, a_shape) and shapes == (a_shape, y_shape):
-        raise Fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
-                   f"Y, in that order: {SWAPPED}")
+        fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and "
+             f"Y, in that order: {SWAPPED}")
     a = as_array(f"{call}: A (the second value)", out[1], shape=a_shape, finite=False)
     if mask is not None and np.isnan(a).any():
-        _fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a True: "
-                   f"each row of A should be a probability distribution over the keys it may see.")
+        CATALOGUE.fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a "
+                            "True: each row of A should be a probability distribution over the keys it may see.")
     a = as_array(f"{call}: A (the second value)", a, shape=a_shape)
     return as_array(f"{call}: Y (the first value)", out[0], shape=y_shape), a, call
 
@@ -123,11 +113,10 @@ def _mask_check(sub, catalogue, args, want, what):
     m = as_bool_array(call, sub.call(catalogue.func, *args), shape=want.shape)
     if not np.array_equal(m, want):
         if len(want) <= 8:
-            raise Fail(f"called {call}; got\n{show(m)}\nwhich is not True exactly where {what}."
-                       + catalogue.hint(sub))
+            catalogue.fail(sub, f"called {call}; got\n{show(m)}\nwhich is not True exactly where {what}.")
         i, j = (int(x) for x in np.argwhere(m != want)[0])  # too large to show: the first entry that is wrong
-        raise Fail(f"called {call}; entry [{i}, {j}] is {bool(m[i, j])}, but it should be {bool(want[i, j])}: "
-                   f"True exactly where {what}, however large n is." + catalogue.hint(sub))
+        catalogue.fail(sub, f"called {call}; entry [{i}, {j}] is {bool(m[i, j])}, but it should be {bool(want[i, j])}: "
+                            f"True exactly where {what}, however large n is.")
 
 
 @check("causal_mask(n) is bool (n, n), True exactly where j <= i", 1, uses=("causal_mask",))
@@ -148,37 +137,37 @@ def padding_mask_correct(sub, ref):
 def shapes(sub, ref):
     rng = np.random.default_rng(7)
     for n_q, n_k, d_k, d_v in ((3, 3, 2, 5), (2, 4, 3, 1), (5, 2, 4, 3), (1, 1, 1, 1)):
-        _attend(sub, *(rng.normal(size=s).round(2) for s in ((n_q, d_k), (n_k, d_k), (n_k, d_v))))
+        attention_of(sub, *(rng.normal(size=s).round(2) for s in ((n_q, d_k), (n_k, d_k), (n_k, d_v))))
 
 
 def _row_sums(sub, q, k, v, mask=None):
-    y, a, call = _attend(sub, q, k, v, mask)
+    y, a, call = attention_of(sub, q, k, v, mask)
     if not np.all(a >= 0):
-        _fail(sub, f"called {call}; A = {show(a)} has negative weights.")
+        CATALOGUE.fail(sub, f"called {call}; A = {show(a)} has negative weights.")
     rows = a.sum(axis=1)
     if not np.allclose(rows, 1.0, rtol=0, atol=TOL):
-        _fail(sub, f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
-                   f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}.")
+        CATALOGUE.fail(sub, f"called {call}; got A = {show(a)}: each row of A should sum to 1, but one row sums to "
+                            f"{rows[int(np.argmax(np.abs(rows - 1.0)))]:.6g}.")
 
 
 @check("each row of A is a probability distribution (>= 0, sums to 1), with and without a mask", 1, uses=ALL)
 def rows_stochastic(sub, ref):
     ex = (np.eye(3)[:, :2], np.eye(3)[:, :2] * 2, np.arange(6.0).reshape(3, 2), TRI3)
     cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
-    _for_all(cases, lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2], None), ex])
+    quick_for_all(cases, lambda c: _row_sums(sub, *c), examples=[(X3[:2] * [1, 2], X3, np.eye(3)[:, :2], None), ex])
 
 
 @check("masked weights are exactly 0 (causal, padding and any mask)", 1, uses=ALL)
 def masked_exactly_zero(sub, ref):
     def prop(case):
         q, k, v, mask, kind = case
-        y, a, call = _attend(sub, q, k, v, mask)
+        y, a, call = attention_of(sub, q, k, v, mask)
         if np.any(a[~mask] != 0.0):
-            _fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
-                       f"must be exactly 0, however low the allowed scores are.")
+            CATALOGUE.fail(sub, f"called {call} (a {kind} mask); got A = {show(a)}: where the mask is False the weight "
+                                f"must be exactly 0, however low the allowed scores are.")
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
-    _for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
+    quick_for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
     # allowed scores of -1e300 and below: far under any finite number put in place of -inf (-1e9, -1e30);
     # then a masked score far above the allowed ones: masking after the softmax, or adding -1e9, gives it weight
     for q, k, mask, kind in (([[-1e150]], [[1e150], [1.5e150], [3e150]], [[True, True, False]], "padding"),
@@ -191,46 +180,46 @@ def causal_no_future(sub, ref):
     def prop(case):
         (q, k, v), (q2, k2, v2), i = case
         mask = np.tril(np.ones((q.shape[0],) * 2, dtype=bool))
-        y, _, call = _attend(sub, q, k, v, mask)
-        y2, _, _ = _attend(sub, q2, k2, v2, mask)
+        y, _, call = attention_of(sub, q, k, v, mask)
+        y2, _, _ = attention_of(sub, q2, k2, v2, mask)
         if not np.allclose(y[: i + 1], y2[: i + 1], rtol=TOL, atol=TOL):
-            _fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to {show(q2[i + 1:])}, "
-                       f"{show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed from {show(y[:i + 1])} "
-                       f"to {show(y2[:i + 1])}, so an earlier token saw the future: row i of Y may depend "
-                       f"only on the rows 0..i of K and V.")
+            CATALOGUE.fail(sub, f"called {call}\nand again with rows {i + 1}.. of Q, K, V changed to "
+                                f"{show(q2[i + 1:])}, {show(k2[i + 1:])}, {show(v2[i + 1:])}; rows 0..{i} of Y changed "
+                                f"from {show(y[:i + 1])} to {show(y2[:i + 1])}, so an earlier token saw the future: "
+                                "row i of Y may depend only on the rows 0..i of K and V.")
 
     k2, v2 = np.array([[1.0, 0.0], [2.0, -1.0], [-1.0, 3.0]]), np.array([[1.0, 0.0], [3.0, -2.0], [0.5, 4.0]])
-    _for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
+    quick_for_all(future_change(), prop, examples=[((X3, X3, X3), (X3, k2, v2), 0)])  # row 0 kept, rows 1.. changed
 
 
 @check("Y equals A @ V for the A you return", 1, uses=ALL)
 def y_is_av(sub, ref):
     def prop(case):
         q, k, v, mask = case
-        y, a, call = _attend(sub, q, k, v, mask)
+        y, a, call = attention_of(sub, q, k, v, mask)
         if not np.allclose(y, a @ v, rtol=TOL, atol=TOL):
-            raise Fail(f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V = "
-                       f"{show(a @ v)} (the weights you return must be the ones you use)")
+            fail(f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V = "
+                 f"{show(a @ v)} (the weights you return must be the ones you use)")
 
     cases = st.one_of(qkv().map(lambda c: (*c, None)), masked_case().map(lambda c: c[:4]))
-    _for_all(cases, prop, examples=[(X3, X3, X3, None)])
+    quick_for_all(cases, prop, examples=[(X3, X3, X3, None)])
 
 
 @check("each entry of Y lies within the range of its column of V", 0.5, uses=ALL)
 def y_in_range(sub, ref):
     def prop(case):
         q, k, v = case
-        y, a, call = _attend(sub, q, k, v)
+        y, a, call = attention_of(sub, q, k, v)
         lo, hi = v.min(axis=0), v.max(axis=0)
         slack = TOL * (1 + np.abs(v).max())
         bad = (y < lo - slack) | (y > hi + slack)
         if bad.any():
             r, c = np.argwhere(bad)[0]
-            _fail(sub, f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], the "
-                       f"range of column {c} of V. Each output is a weighted average of the values (weights >= 0 "
-                       f"summing to 1), so it cannot leave that range.")
+            CATALOGUE.fail(sub, f"called {call}; Y[{r}, {c}] = {y[r, c]:.6g} lies outside [{lo[c]:.6g}, {hi[c]:.6g}], "
+                                f"the range of column {c} of V. Each output is a weighted average of the values "
+                                "(weights >= 0 summing to 1), so it cannot leave that range.")
 
-    _for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
+    quick_for_all(qkv(), prop, examples=[(X3[:1], np.eye(2), np.array([[1.0], [2.0]]))])
 
 
 @check("permuting queries permutes Y and A; permuting keys with values leaves Y unchanged", 1, uses=ALL)
@@ -238,20 +227,22 @@ def permutations_respected(sub, ref):
     def prop(case):
         q, k, v, mask, pq, pk = case
         close = lambda x, z: np.allclose(x, z, rtol=TOL, atol=TOL)  # noqa: E731
-        y, a, call = _attend(sub, q, k, v, mask)
-        y2, a2, call2 = _attend(sub, q[pq], k, v, None if mask is None else mask[pq])
+        y, a, call = attention_of(sub, q, k, v, mask)
+        y2, a2, call2 = attention_of(sub, q[pq], k, v, None if mask is None else mask[pq])
         if not (close(y2, y[pq]) and close(a2, a[pq])):
-            what = f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq]) else f"A = {show(a)} and then {show(a2)}"
-            _fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y and A "
-                       f"should be reordered the same way, but got {what}.")
-        y3, a3, call3 = _attend(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
+            what = (f"Y = {show(y)} and then {show(y2)}" if not close(y2, y[pq])
+                    else f"A = {show(a)} and then {show(a2)}")
+            CATALOGUE.fail(sub, f"called {call}\nand {call2}\n(the queries reordered by {pq.tolist()}); the rows of Y "
+                                f"and A should be reordered the same way, but got {what}.")
+        y3, a3, call3 = attention_of(sub, q, k[pk], v[pk], None if mask is None else mask[:, pk])
         if not (close(y3, y) and close(a3, a[:, pk])):
             what = f"Y = {show(y)} and then {show(y3)}" if not close(y3, y) else f"A = {show(a)} and then {show(a3)}"
-            _fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
-                       f"should stay the same and the columns of A follow the keys, but got {what}.")
+            CATALOGUE.fail(sub, f"called {call}\nand {call3}\n(keys and values reordered together by {pk.tolist()}); Y "
+                                f"should stay the same and the columns of A follow the keys, but got {what}.")
 
     mask = np.array([[True, False, True], [True, True, False], [False, True, False]])
-    _for_all(permuted_case(), prop, examples=[(X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))])
+    ex = (X3, X3 * 2, X3[:, :1], mask, np.array([2, 0, 1]), np.array([1, 2, 0]))
+    quick_for_all(permuted_case(), prop, examples=[ex])
 
 
 @check("scores are divided by √d_k: repeating the columns of Q and K m times equals multiplying Q by √m", 1,
@@ -259,26 +250,27 @@ def permutations_respected(sub, ref):
 def scaled_by_sqrt_dk(sub, ref):
     def prop(case):
         (q, k, v), m = case
-        y, a, call = _attend(sub, np.tile(q, m), np.tile(k, m), v)
-        y2, a2, call2 = _attend(sub, np.sqrt(m) * q, k, v)
+        y, a, call = attention_of(sub, np.tile(q, m), np.tile(k, m), v)
+        y2, a2, call2 = attention_of(sub, np.sqrt(m) * q, k, v)
         if not (np.allclose(a, a2, rtol=1e-9, atol=1e-12) and np.allclose(y, y2, rtol=1e-9, atol=1e-12)):
-            _fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from {q.shape[1]} "
-                       f"to {m * q.shape[1]} and every dot product is {m} times larger), then {call2}\n(Q times "
-                       f"√{m}). Dividing the dot products by √d_k makes both {m}·q·k / √({m}·d_k) = √{m}·q·k / √d_k, "
-                       f"so the two should give the same A; got A = {show(a)} and A = {show(a2)}.")
+            CATALOGUE.fail(sub, f"called {call}\n(Q and K with their columns repeated {m} times: d_k goes from "
+                                f"{q.shape[1]} to {m * q.shape[1]} and every dot product is {m} times larger), then "
+                                f"{call2}\n(Q times √{m}). Dividing the dot products by √d_k makes both {m}·q·k / "
+                                f"√({m}·d_k) = √{m}·q·k / √d_k, so the two should give the same A; got A = {show(a)} "
+                                f"and A = {show(a2)}.")
 
     ex = ((np.array([[1.0, 0.5], [0.0, -1.0]]), np.array([[1.0, 1.0], [0.5, -0.5], [-1.0, 0.0]]), V3), 2)
-    _for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
+    quick_for_all(st.tuples(qkv(), st.integers(2, 4)), prop, examples=[ex])
 
 
 @check("without a mask every key is seen: attention(Q, K, V) equals an all-True mask", 0.5, uses=ALL)
 def default_no_mask(sub, ref):
     for q, k, v in ((Q3, K3, V3), (Q2, K3, V3), (X3, X3[::-1] * 2, X3[:, :1])):
-        y, a, call = _attend(sub, q, k, v)
-        y2, a2, call2 = _attend(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
+        y, a, call = attention_of(sub, q, k, v)
+        y2, a2, call2 = attention_of(sub, q, k, v, np.ones((len(q), len(k)), dtype=bool))
         if not np.allclose(a, a2, rtol=TOL, atol=TOL):
-            _fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
-                       f"{show(a2)}: with mask=None (the default) nothing is masked.")
+            CATALOGUE.fail(sub, f"{call} gave A = {show(a)}, but with a mask that allows every key, {call2} gave A = "
+                                f"{show(a2)}: with mask=None (the default) nothing is masked.")
 
 
 @check("stays finite when the scores are large", 0.5, uses=ALL)
@@ -294,8 +286,8 @@ def large_scores_finite(sub, ref):
             CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, which is "
                                 f"not finite.", OVERFLOW)
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
-            _fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum to "
-                       f"{show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
+            CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum "
+                                f"to {show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
 
 
 @check("attention leaves Q, K, V and the mask unchanged", 1, uses=ALL)

@@ -16,9 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import Fail, Mistake, SympyText, advice, check, expect_tuple
-from .kit.exact import time_limit, TimeUp, compare, to_expr
-from .kit.lazy import module
+from .kit import Mistake, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -38,7 +36,7 @@ DIGESTS = {
 
 
 # ------------------------------------------------------------------ helpers
-def _pair(sub, func):
+def answer_pair(sub, func):
     """Call ``func`` and return its two values in a form compare() reads."""
     out = sub.call(func)
     if isinstance(out, SympyText) and out.cls == "Tuple":
@@ -46,7 +44,7 @@ def _pair(sub, func):
         if isinstance(expr, sp.Tuple) and len(expr) == 2:
             return tuple(sp.srepr(e) for e in expr)
     if "Matrix" in getattr(out, "cls", "") or "Matrix" in getattr(out, "reason", ""):
-        raise Fail(f"{func}() returned a SymPy Matrix; {TUPLE_OF_MATRIX}")
+        fail(f"{func}() returned a SymPy Matrix; {TUPLE_OF_MATRIX}")
     if isinstance(out, np.ndarray) and out.shape == (2,):
         return tuple(out.tolist())
     return expect_tuple(f"{func}()", 2, out)
@@ -54,18 +52,18 @@ def _pair(sub, func):
 
 def _exprs(sub, func):
     """The two values of ``func`` as finite real SymPy numbers, or Fail."""
-    values = _pair(sub, func)
+    values = answer_pair(sub, func)
     exprs = []
     for i, value in enumerate(values):
         name = f"{LETTER[func]}{SUB[i]} = {func}()[{i}]"
         expr, why = to_expr(value, {})
         if expr is None:
-            raise Fail(f"{name}: {why}")
+            fail(f"{name}: {why}")
         if not expr.is_number:
-            raise Fail(f"{name}: you gave {sp.sstr(expr)}, which contains a symbol; give a number")
+            fail(f"{name}: you gave {sp.sstr(expr)}, which contains a symbol; give a number")
         z = _num(expr)
         if z is None or abs(z.imag) > 1e-12:
-            raise Fail(f"{name}: you gave {sp.sstr(expr)}, which does not evaluate to a finite real number")
+            fail(f"{name}: you gave {sp.sstr(expr)}, which does not evaluate to a finite real number")
         exprs.append(expr)
     return tuple(exprs)
 
@@ -90,7 +88,7 @@ def _close(a, b):
     return abs(za - zb) <= tol * max(1.0, abs(zb))
 
 
-def _hint(exprs, mistakes):
+def pair_hint(exprs, mistakes):
     """" It looks like ..." for the one known mistake that gives the student's whole pair, else "".
     ``mistakes`` is a sequence of (Mistake, the pair that mistake gives)."""
     found = [m for m, wrong in mistakes if all(_close(e, w) for e, w in zip(exprs, wrong))]
@@ -115,7 +113,7 @@ def _show(exprs):
     return "(" + ", ".join(f"{_num(e).real:.5g}" for e in exprs) + ")"
 
 
-def _softmax(s):
+def exact_softmax(s):
     e = [sp.exp(x) for x in s]
     return tuple(x / sum(e) for x in e)
 
@@ -157,29 +155,29 @@ def weights_sum_to_one(sub, ref):
     if verdict.fraction >= 1:
         return
     if verdict.fraction > 0:
-        raise Fail(f"your weights {_show(a)} add up to 1 only up to rounding: they are floats; "
-                   f"give exact SymPy values (sympy.exp, sympy.sqrt) so the sum is exactly 1",
-                   verdict.fraction, verdict.outcome)
+        fail(f"your weights {_show(a)} add up to 1 only up to rounding: they are floats; "
+             f"give exact SymPy values (sympy.exp, sympy.sqrt) so the sum is exactly 1",
+             verdict.fraction, verdict.outcome)
     if verdict.outcome == "undecided":
-        raise Fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
-                   f"it is left for a person to check", 0.0, "undecided")
+        fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
+             f"it is left for a person to check", 0.0, "undecided")
     z = _num(total) or complex("nan")
-    raise Fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
+    fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
 
 
 @check("the weights are the softmax of your scores", 0.5, uses=("scaled_scores", "attention_weights"))
 def weights_are_softmax_of_scores(sub, ref):
     s, a = _exprs(sub, "scaled_scores"), _exprs(sub, "attention_weights")
-    if all(_close(x, y) for x, y in zip(a, _softmax(s))):
+    if all(_close(x, y) for x, y in zip(a, exact_softmax(s))):
         return
-    hint = _hint(a, (
-        (UNSCALED_WEIGHTS, _softmax((sp.Integer(1), sp.Integer(0)))),
-        (SWAPPED_WEIGHTS, _softmax(s)[::-1]),
+    hint = pair_hint(a, (
+        (UNSCALED_WEIGHTS, exact_softmax((sp.Integer(1), sp.Integer(0)))),
+        (SWAPPED_WEIGHTS, exact_softmax(s)[::-1]),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
     ))
-    raise Fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
-               f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
+    fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
+         f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
 
 
 @check("the output is a₁v₁ + a₂v₂ for your weights", 0.5, uses=("attention_weights", "attention_output"))
@@ -190,10 +188,10 @@ def output_is_weighted_values(sub, ref):
     if all(digest("attention_output", i, e) == DIGESTS["attention_output", i] for i, e in enumerate(y)):
         hint = f" {OUTPUT_RIGHT}"
     else:
-        hint = _hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
+        hint = pair_hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
                          (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))
-    raise Fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
-               f"{_show(y)}." + hint)
+    fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
+         f"{_show(y)}." + hint)
 
 
 @check("every value is right (checked through a one-way digest: the value is never shown)", 1, uses=FUNCS)
@@ -206,12 +204,12 @@ def values_match_their_digests(sub, ref):
                 credit += 0.5 if expr.atoms(sp.Float) else 1.0
             else:
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
-                hint = hint or (_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
+                hint = hint or (pair_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
     if wrong:
-        raise Fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
-                   f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
-                   f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
-                   + hint, credit / 6)
+        fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
+             f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
+             f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
+             + hint, credit / 6)
     if credit < 6:
-        raise Fail("every value is numerically right, but some are floats: give exact SymPy values "
-                   "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")
+        fail("every value is numerically right, but some are floats: give exact SymPy values "
+             "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")

@@ -3,19 +3,13 @@ reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, expect_tuple,
-                         show)
-from .kit.models import attend, heads
-from .kit.props import for_all
-from .kit.raises import advise, expect_raises
-from .kit.strategies import causal_cases, cross_cases, mha_cases, permutations
+from .kit import (Catalogue, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
+                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow, permutations, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract each row's maximum before np.exp (it does not "
-                  "change the softmax).")
+OVERFLOW = overflow("each row's maximum")
 IN_PLACE = advice("leave the caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")
 
 
@@ -50,7 +44,7 @@ MHA_MISTAKES = (
 )
 
 
-def _fixed(seed, n, d):
+def fixed_inputs(seed, n, d):
     """X (n, d) and four (d, d) weights with one-decimal entries in [-1, 1]."""
     rng = np.random.default_rng(seed)
     return [np.round(rng.uniform(-1, 1, s), 1) for s in [(n, d)] + [(d, d)] * 4]
@@ -59,8 +53,8 @@ def _fixed(seed, n, d):
 ASYM4 = np.array([[True, False, True, False], [True, True, False, False], [False, True, True, True],
                   [True, False, False, True]])
 # 2, 3 and 4 heads, a mask that is not symmetric and a causal one, d_k != d_model.
-MHA_PROBES = (((*_fixed(31, 4, 6), 3), {}), ((*_fixed(32, 4, 6), 2), {"mask": ASYM4}),
-              ((*_fixed(33, 5, 8), 4), {"mask": np.tri(5, dtype=bool)}))
+MHA_PROBES = (((*fixed_inputs(31, 4, 6), 3), {}), ((*fixed_inputs(32, 4, 6), 2), {"mask": ASYM4}),
+              ((*fixed_inputs(33, 5, 8), 4), {"mask": np.tri(5, dtype=bool)}))
 MHA_CATALOGUE = Catalogue(MHA, MHA_PROBES, MHA_MISTAKES, read=lambda out: as_array("the result", out, finite=False))
 
 
@@ -104,41 +98,35 @@ CROSS_CATALOGUE = Catalogue(CROSS, CROSS_PROBES, CROSS_MISTAKES, read=_read_pair
 
 
 # ------------------------------------------------------------------ calling the student
-def _kw(mask):
+def mask_kw(mask):
     return {} if mask is None else {"mask": mask}
 
 
-def _mha(sub, x, wq, wk, wv, wo, h, mask=None):
-    out = MHA_CATALOGUE.call(sub, x, wq, wk, wv, wo, h, **_kw(mask))
-    return _mha_shape(sub, call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask)), out, x, h)
+def mha_of(sub, x, wq, wk, wv, wo, h, mask=None):
+    out = MHA_CATALOGUE.call(sub, x, wq, wk, wv, wo, h, **mask_kw(mask))
+    return _mha_shape(sub, call_text(MHA, x, wq, wk, wv, wo, h, **mask_kw(mask)), out, x, h)
 
 
 def _mha_shape(sub, call, out, x, h):
     """The student's answer as an (N, d_model) array, saying what a wrong shape has."""
     (n, d), shape = x.shape, getattr(out, "shape", None)
-    try:
+    what = (f" That is one head's width, d_model / n_heads = {d // h}, where the heads side by side (then times "
+            f"W_o) make d_model = {d} columns." if shape == (n, d // h) and h > 1 else
+            f" That is (n_heads, N, d_k): one block per head, where the heads side by side (then times W_o) make "
+            f"one (N, d_model) array." if shape == (h, n, d // h) else "")
+    with MHA_CATALOGUE.reworded(sub, after=what):
         return as_array(f"the result of {call}", out, shape=(n, d))
-    except Fail as exc:
-        what = (f" That is one head's width, d_model / n_heads = {d // h}, where the heads side by side (then times "
-                f"W_o) make d_model = {d} columns." if shape == (n, d // h) and h > 1 else
-                f" That is (n_heads, N, d_k): one block per head, where the heads side by side (then times W_o) make "
-                f"one (N, d_model) array." if shape == (h, n, d // h) else "")
-        raise Fail(exc.message + what + MHA_CATALOGUE.hint(sub)) from None
 
 
-def _cross(sub, xd, xe, wq, wk, wv, mask=None):
-    call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
-    y, a = expect_tuple(call, 2, CROSS_CATALOGUE.call(sub, xd, xe, wq, wk, wv, **_kw(mask)))
+def cross_of(sub, xd, xe, wq, wk, wv, mask=None):
+    call = call_text(CROSS, xd, xe, wq, wk, wv, **mask_kw(mask))
+    y, a = expect_tuple(call, 2, CROSS_CATALOGUE.call(sub, xd, xe, wq, wk, wv, **mask_kw(mask)))
     nq, nk = len(xd), len(xe)
     a = as_array(f"A from {call}", a, ndim=2)
     if a.shape != (nq, nk):
-        raise Fail(f"called {call}; A should have one row per decoder token and one column per encoder token, "
-                   f"shape ({nq}, {nk}); got shape {a.shape}." + CROSS_CATALOGUE.hint(sub))
+        CROSS_CATALOGUE.fail(sub, f"called {call}; A should have one row per decoder token and one column per encoder "
+                                  f"token, shape ({nq}, {nk}); got shape {a.shape}.")
     return as_array(f"Y from {call}", y, shape=(nq, wv.shape[1])), a
-
-
-def _fail(sub, message, catalogue=MHA_CATALOGUE):
-    raise Fail(message + catalogue.hint(sub))
 
 
 def _same(a, b):
@@ -149,9 +137,9 @@ def _same(a, b):
 @check("multi_head_attention returns a float64 (N, d_model) array", 0.5, uses=(MHA,))
 def mha_shape(sub, ref):
     for n, d, h, mask in ((4, 6, 3, None), (1, 4, 2, None), (3, 8, 4, np.tri(3, dtype=bool)), (2, 3, 1, None)):
-        x, *ws = _fixed(3, n, d)
-        out = sub.call(MHA, x, *ws, h, **_kw(mask))
-        _mha_shape(sub, call_text(MHA, x, *ws, h, **_kw(mask)), out, x, h)
+        x, *ws = fixed_inputs(3, n, d)
+        out = sub.call(MHA, x, *ws, h, **mask_kw(mask))
+        _mha_shape(sub, call_text(MHA, x, *ws, h, **mask_kw(mask)), out, x, h)
         expect(out.dtype == np.float64, f"{MHA} returned dtype {out.dtype} for float64 inputs; return float64")
 
 
@@ -159,7 +147,7 @@ def mha_shape(sub, ref):
 def rejects_uneven_heads(sub, ref):
     notes = []
     for d, h in ((6, 3), (6, 4), (6, 6), (8, 3), (5, 2), (2, 4)):
-        x, *ws = _fixed(5, 3, d)
+        x, *ws = fixed_inputs(5, 3, d)
         call = f"{MHA}(X, W_q, W_k, W_v, W_o, n_heads={h}) with X of shape (3, {d}) and W_* of shape ({d}, {d})"
         if d % h == 0:
             _mha_shape(sub, call, sub.call(MHA, x, *ws, h), x, h)
@@ -174,16 +162,17 @@ def rejects_uneven_heads(sub, ref):
 def causal_no_peeking(sub, ref):
     def prop(case):
         (x, wq, wk, wv, wo, h, mask), i, x2 = case
-        y1, y2 = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x2, wq, wk, wv, wo, h, mask)
+        y1, y2 = mha_of(sub, x, wq, wk, wv, wo, h, mask), mha_of(sub, x2, wq, wk, wv, wo, h, mask)
         bad = [r for r in range(i + 1) if not np.allclose(y1[r], y2[r], rtol=1e-9, atol=1e-9)]
         if bad:
             values = x @ wv  # the mask changes row 0 of a right answer unless every token has token 0's values
             same = not np.allclose(values, values[:1], rtol=1e-9, atol=1e-9) and \
-                np.allclose(y1, _mha(sub, x, wq, wk, wv, wo, h), rtol=1e-9, atol=1e-9)
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)}, then again with only the rows "
-                       f"after row {i} of X changed, X = {show(x2)}; row {bad[0]} of the result changed from "
-                       f"{show(y1[bad[0]])} to {show(y2[bad[0]])}, so token {bad[0]} sees later tokens"
-                       + (" (and the result is the same without the mask)." if same else "."))
+                np.allclose(y1, mha_of(sub, x, wq, wk, wv, wo, h), rtol=1e-9, atol=1e-9)
+            call = call_text(MHA, x, wq, wk, wv, wo, h, mask=mask)
+            MHA_CATALOGUE.fail(sub, f"called {call}, then again with only the rows after row {i} of X changed, X = "
+                                    f"{show(x2)}; row {bad[0]} of the result changed from {show(y1[bad[0]])} to "
+                                    f"{show(y2[bad[0]])}, so token {bad[0]} sees later tokens"
+                                    + (" (and the result is the same without the mask)." if same else "."))
 
     for_all(causal_cases(), prop, max_examples=30)
 
@@ -193,13 +182,14 @@ def token_permutation(sub, ref):
     def prop(case):
         (x, wq, wk, wv, wo, h, mask), p = case
         pmask = None if mask is None else mask[p][:, p]
-        y, yp = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x[p], wq, wk, wv, wo, h, pmask)
+        y, yp = mha_of(sub, x, wq, wk, wv, wo, h, mask), mha_of(sub, x[p], wq, wk, wv, wo, h, pmask)
         if not _same(yp, y[p]):
             r = int(np.argmax(np.abs(yp - y[p]).max(axis=1)))
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}, then with the tokens reordered "
-                       f"by p = {show(p)} (rows of X{', rows and columns of the mask' if mask is not None else ''}); "
-                       f"row {r} of the second result should equal row {p[r]} of the first; got {show(yp[r])} and "
-                       f"{show(y[p[r]])}. Attention treats every token alike.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **mask_kw(mask))}, then with the "
+                                    f"tokens reordered by p = {show(p)} (rows of "
+                                    f"X{', rows and columns of the mask' if mask is not None else ''}); row {r} of the "
+                                    f"second result should equal row {p[r]} of the first; got {show(yp[r])} and "
+                                    f"{show(y[p[r]])}. Attention treats every token alike.")
 
     for_all(mha_cases().flatmap(lambda c: st.tuples(st.just(c), permutations(len(c[0])))), prop, max_examples=30)
 
@@ -215,12 +205,13 @@ def heads_are_blocks(sub, ref):
         rng = np.random.default_rng(seed)
         changed = [w + np.where(other, np.round(rng.uniform(-1, 1, w.shape), 1), 0.0) for w in (wq, wk, wv)]
         eye = np.eye(len(wo))
-        y, y2 = _mha(sub, x, wq, wk, wv, eye, h, mask), _mha(sub, x, *changed, eye, h, mask)
+        y, y2 = mha_of(sub, x, wq, wk, wv, eye, h, mask), mha_of(sub, x, *changed, eye, h, mask)
         if not _same(y[:, cols], y2[:, cols]):
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, eye, h, **_kw(mask))}, then again with every column "
-                       f"of W_q, W_k and W_v outside {cols.start}:{cols.stop} changed; with W_o = I, columns "
-                       f"{cols.start}:{cols.stop} of the result are head {j}'s output and depend on those columns "
-                       f"only, but they changed from {show(y[:, cols])} to {show(y2[:, cols])}.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, eye, h, **mask_kw(mask))}, then again with "
+                                    f"every column of W_q, W_k and W_v outside {cols.start}:{cols.stop} changed; with "
+                                    f"W_o = I, columns {cols.start}:{cols.stop} of the result are head {j}'s output "
+                                    f"and depend on those columns only, but they changed from {show(y[:, cols])} to "
+                                    f"{show(y2[:, cols])}.")
 
     cases = mha_cases(heads=(2, 4)).flatmap(lambda c: st.tuples(st.just(c), st.integers(0, c[5] - 1),
                                                                 st.integers(0, 2**16 - 1)))
@@ -233,26 +224,26 @@ def heads_scale_by_own_width(sub, ref):
         x, wq, wk, wv, _, h, mask = case
         d = len(wq)
         eye, big = np.eye(2 * d), [np.kron(np.eye(2), w) for w in (wq, wk, wv)]
-        y = _mha(sub, np.hstack([x, x]), *big, eye, 1, mask)[:, :d]  # one head of width 2d: dot products double
-        y2 = _mha(sub, x, np.sqrt(2) * wq, wk, wv, np.eye(d), 1, mask)  # ... which √(2d) must make √2 times
+        y = mha_of(sub, np.hstack([x, x]), *big, eye, 1, mask)[:, :d]  # one head of width 2d: dot products double
+        y2 = mha_of(sub, x, np.sqrt(2) * wq, wk, wv, np.eye(d), 1, mask)  # ... which √(2d) must make √2 times
         if not _same(y, y2):
-            _fail(sub, f"with one head, called {MHA} on [X X] with W_q, W_k, W_v doubled block-diagonally (d_k = "
-                       f"{2 * d}, every dot product twice as large), and on X with W_q times √2 (d_k = {d}); "
-                       f"dividing by √d_k makes the two heads the same, but the first columns of the results were "
-                       f"{show(y)} and {show(y2)} (X = {show(x)}, W_o = I).")
+            MHA_CATALOGUE.fail(sub, f"with one head, called {MHA} on [X X] with W_q, W_k, W_v doubled block-diagonally "
+                                    f"(d_k = {2 * d}, every dot product twice as large), and on X with W_q times √2 "
+                                    f"(d_k = {d}); dividing by √d_k makes the two heads the same, but the first "
+                                    f"columns of the results were {show(y)} and {show(y2)} (X = {show(x)}, W_o = I).")
         if h > 1:  # h heads that are copies of one head of width d_k give h copies of its output
             dk = d // h
             xs, blocks = np.hstack([x[:, :dk], np.zeros((len(x), d - dk))]), [w[:dk, :dk] for w in (wq, wk, wv)]
             tiled = [np.vstack([np.tile(b, h), np.zeros((d - dk, d))]) for b in blocks]
-            y, one = _mha(sub, xs, *tiled, np.eye(d), h, mask), _mha(sub, x[:, :dk], *blocks, np.eye(dk), 1, mask)
+            y, one = mha_of(sub, xs, *tiled, np.eye(d), h, mask), mha_of(sub, x[:, :dk], *blocks, np.eye(dk), 1, mask)
             # what each copy gives if it divides by √d_model: the single head with W_q / √h (its own
             # scaling was checked above). Any other difference is not about scaling; other checks name it.
-            wide = _mha(sub, x[:, :dk], blocks[0] / np.sqrt(h), *blocks[1:], np.eye(dk), 1, mask)
+            wide = mha_of(sub, x[:, :dk], blocks[0] / np.sqrt(h), *blocks[1:], np.eye(dk), 1, mask)
             if not _same(y, np.tile(one, h)) and _same(y, np.tile(wide, h)):
-                _fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = {dk}, and "
-                           f"with that single head alone (n_heads=1, d_model = {dk}); each copy should give the "
-                           f"single head's output {show(one)}, but got {show(y)}: what dividing by √d_model = "
-                           f"√{d} instead of √d_k = √{dk} gives.")
+                MHA_CATALOGUE.fail(sub, f"called {MHA} with {h} heads that are all copies of one head of width d_k = "
+                                        f"{dk}, and with that single head alone (n_heads=1, d_model = {dk}); each copy "
+                                        f"should give the single head's output {show(one)}, but got {show(y)}: what "
+                                        f"dividing by √d_model = √{d} instead of √d_k = √{dk} gives.")
 
     for_all(mha_cases(), prop, max_examples=25)
 
@@ -261,11 +252,11 @@ def heads_scale_by_own_width(sub, ref):
 def projection_last(sub, ref):
     def prop(case):
         x, wq, wk, wv, wo, h, mask = case
-        y, yi = _mha(sub, x, wq, wk, wv, wo, h, mask), _mha(sub, x, wq, wk, wv, np.eye(len(wo)), h, mask)
+        y, yi = mha_of(sub, x, wq, wk, wv, wo, h, mask), mha_of(sub, x, wq, wk, wv, np.eye(len(wo)), h, mask)
         if not _same(y, yi @ wo):
             same = " (the two are equal: W_o makes no difference)" if _same(y, yi) else ""
-            _fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask))}; got {show(y)}, and with W_o = I "
-                       f"got {show(yi)}{same}; the first should be the second times W_o.")
+            MHA_CATALOGUE.fail(sub, f"called {call_text(MHA, x, wq, wk, wv, wo, h, **mask_kw(mask))}; got {show(y)}, "
+                                    f"and with W_o = I got {show(yi)}{same}; the first should be the second times W_o.")
 
     for_all(mha_cases(), prop, max_examples=25)
 
@@ -274,17 +265,17 @@ def projection_last(sub, ref):
 def cross_structure(sub, ref):
     def prop(case):
         xd, xe, wq, wk, wv, mask = case
-        call = call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))
-        y, a = _cross(sub, *case)
+        call = call_text(CROSS, xd, xe, wq, wk, wv, **mask_kw(mask))
+        y, a = cross_of(sub, *case)
         if not np.allclose(a.sum(axis=1), 1.0, atol=1e-9) or not np.all(a >= 0):
-            _fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
-                       f"{show(a.sum(axis=1))}.", CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; the rows of A = {show(a)} should be >= 0 and sum to 1, got sums "
+                                      f"{show(a.sum(axis=1))}.")
         if mask is not None and np.any(a[~mask] != 0.0):
-            _fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be exactly 0.",
-                  CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; got A = {show(a)}: entries where the mask is False should be "
+                                      "exactly 0.")
         if not _same(y, a @ (xe @ wv)):
-            _fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, with V = X_enc @ "
-                       f"W_v = {show(xe @ wv)}.", CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call}; got Y = {show(y)} and A = {show(a)}, but Y should be A @ V, "
+                                      f"with V = X_enc @ W_v = {show(xe @ wv)}.")
 
     for_all(cross_cases(), prop, max_examples=30)
 
@@ -294,20 +285,20 @@ def cross_structure(sub, ref):
 def cross_scaled(sub, ref):
     def prop(case):
         xd, xe, wq, wk, wv, mask = case
-        _, a = _cross(sub, xd, xe, np.hstack([wq, wq]), np.hstack([wk, wk]), wv, mask)
-        _, a2 = _cross(sub, xd, xe, np.sqrt(2) * wq, wk, wv, mask)
+        _, a = cross_of(sub, xd, xe, np.hstack([wq, wq]), np.hstack([wk, wk]), wv, mask)
+        _, a2 = cross_of(sub, xd, xe, np.sqrt(2) * wq, wk, wv, mask)
         if not _same(a, a2):
-            _fail(sub, f"called {call_text(CROSS, xd, xe, wq, wk, wv, **_kw(mask))} with W_q and W_k repeated side by "
-                       f"side (d_k = {2 * wq.shape[1]}, every dot product twice as large), and with W_q times √2; "
-                       f"dividing by √d_k makes them the same, but got A = {show(a)} and A = {show(a2)}.",
-                  CROSS_CATALOGUE)
+            CROSS_CATALOGUE.fail(sub, f"called {call_text(CROSS, xd, xe, wq, wk, wv, **mask_kw(mask))} with W_q and "
+                                      f"W_k repeated side by side (d_k = {2 * wq.shape[1]}, every dot product twice as "
+                                      "large), and with W_q times √2; dividing by √d_k makes them the same, but got A "
+                                      f"= {show(a)} and A = {show(a2)}.")
 
     for_all(cross_cases(), prop, max_examples=25)
 
 
 @check("no mask means no mask, and large scores stay finite", 0.5, uses=(MHA, CROSS))
 def defaults_and_large_scores(sub, ref):
-    x, *ws = _fixed(12, 4, 4)
+    x, *ws = fixed_inputs(12, 4, 4)
     big = 40 * x  # entries up to ±40: scores in the thousands, where np.exp overflows
     for func, args in ((MHA, (big, *ws, 2)), (CROSS, (big[:2], big[1:], *ws[:3]))):
         out = sub.call(func, *args)
@@ -317,19 +308,21 @@ def defaults_and_large_scores(sub, ref):
             (MHA_CATALOGUE if func == MHA else CROSS_CATALOGUE).fail(
                 sub, f"called {call_text(func, *args)}, where the scores reach the thousands; got {show(a)}, which "
                      f"is not finite.", OVERFLOW)
-    y, y2 = _mha(sub, x, *ws, 2), _mha(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
+    y, y2 = mha_of(sub, x, *ws, 2), mha_of(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
     if not _same(y, y2):
-        _fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, {show(y2)}: "
-                   f"with mask=None (the default) nothing is masked.")
-    (yc, ac), (yc2, ac2) = _cross(sub, x[:2], x[1:], *ws[:3]), _cross(sub, x[:2], x[1:], *ws[:3], np.ones((2, 3), bool))
+        MHA_CATALOGUE.fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, "
+                                f"{show(y2)}: with mask=None (the default) nothing is masked.")
+    (yc, ac), (yc2, ac2) = (cross_of(sub, x[:2], x[1:], *ws[:3]),
+                            cross_of(sub, x[:2], x[1:], *ws[:3], np.ones((2, 3), bool)))
     if not (_same(ac, ac2) and _same(yc, yc2)):
-        _fail(sub, f"{call_text(CROSS, x[:2], x[1:], *ws[:3])} gave A = {show(ac)}, but with a mask that allows "
-                   f"every key, A = {show(ac2)}: with mask=None (the default) nothing is masked.", CROSS_CATALOGUE)
+        CROSS_CATALOGUE.fail(sub, f"{call_text(CROSS, x[:2], x[1:], *ws[:3])} gave A = {show(ac)}, but with a mask "
+                                  f"that allows every key, A = {show(ac2)}: with mask=None (the default) nothing is "
+                                  "masked.")
 
 
 @check("leaves its inputs unchanged", 1, uses=(MHA, CROSS))
 def inputs_unchanged(sub, ref):
-    x, *ws = _fixed(11, 3, 2)
+    x, *ws = fixed_inputs(11, 3, 2)
     for func, args, names in (
             (MHA, (x, *ws, 2, np.tri(3, dtype=bool)), ("X", "W_q", "W_k", "W_v", "W_o", "n_heads", "mask")),
             (MHA, (x, *ws, 1), ("X", "W_q", "W_k", "W_v", "W_o", "n_heads")),

@@ -24,8 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit.checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, advice, call_text, check, expect,
-                         expect_tuple, show)
+from .kit import (Catalogue, EXP_RANGE, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple,
+                  fail, show)
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -45,8 +45,8 @@ MEAN_WEIGHT = advice("that is the average weight (the weights of a softmax sum t
                      "each trial, then average those")
 WRAP = advice("(wrap the result in float(...))")
 RETURN_FLOAT = advice("return float(...) of it")
-OVERFLOW = advice("np.exp overflows to inf beyond about 709. Subtract each trial's largest score before np.exp (it "
-                  "does not change the softmax)")
+# kit's EXP_RANGE, with the fix as a sentence of its own: the check's message ends "..., and {OVERFLOW}"
+OVERFLOW = advice(f"{EXP_RANGE}. Subtract each trial's largest score before np.exp (it does not change the softmax)")
 
 
 @lru_cache(maxsize=None)
@@ -92,26 +92,26 @@ def _float(name, value, exact=False):
     which the contract does not promise, fails too (only the check named for it says so)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         one = isinstance(value, np.ndarray) and value.size == 1  # float(...) of it is the number
-        raise Fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
+        fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
     if exact and isinstance(value, NumpyScalar):
-        raise Fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
-                   f"function promises: {RETURN_FLOAT}")
+        fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
+             f"function promises: {RETURN_FLOAT}")
     expect(math.isfinite(value), f"{name} is {value!r}; it should be a finite number")
     return float(value)
 
 
-def _variances(sub, d_k, trials, seed, exact=False):
+def variances_of(sub, d_k, trials, seed, exact=False):
     call = call_text("dot_variances", d_k, trials, Rng(seed))
     pair = expect_tuple(call, 2, sub.call("dot_variances", d_k, trials, Rng(seed)))
     return call, _float(f"the first value of {call}", pair[0], exact), \
         _float(f"the second value of {call}", pair[1], exact)
 
 
-def _top(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
+def top_of(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
     v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
-        raise Fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
+        fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
     return call, v
 
 
@@ -120,26 +120,22 @@ def _same(a, b) -> bool:
     return repr(a) == repr(b)
 
 
-def _var_tol(d_k, trials=VAR_TRIALS):
+def var_tol(d_k, trials=VAR_TRIALS):
     """VAR_Z standard errors of the sample variance of q·k (see the module docstring)."""
     return VAR_Z * math.sqrt((2 * d_k ** 2 + 6 * d_k) / trials)
-
-
-def _fail(sub, message, catalogue):
-    raise Fail(message + catalogue.hint(sub))
 
 
 # ------------------------------------------------------------------ public checks
 @check("returns Python floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
 def returns_floats(sub, ref):
-    call, a, b = _variances(sub, 8, 1000, 0, exact=True)
+    call, a, b = variances_of(sub, 8, 1000, 0, exact=True)
     expect(a > 0 and b > 0, f"{call} returned {show((a, b))}; a variance of random scores is positive")
     for scaled in (True, False):
-        call, v = _top(sub, 8, 5, 500, 0, scaled, exact=True)
+        call, v = top_of(sub, 8, 5, 500, 0, scaled, exact=True)
         expect(1 / 5 < v <= 1, f"{call} returned {show(v)}; the largest of 5 softmax weights lies between "
                                f"1/5 and 1, and so does its average")
     # With two keys the other one always keeps some weight (its score is never 40 below): below 1.
-    call, v = _top(sub, 8, 2, 500, 0, exact=True)
+    call, v = top_of(sub, 8, 2, 500, 0, exact=True)
     expect(1 / 2 < v < 1, f"{call} returned {show(v)}; the larger of 2 softmax weights lies between 1/2 and 1 "
                           f"(the other key always keeps some weight), and so does its average")
 
@@ -160,8 +156,8 @@ def rng_discipline(sub, ref):
             repeat = sub.call(name, *args, Rng(7))  # the worker reseeds the global states from each call's text,
             why = f"; {GLOBAL_STATE}" if _same(repeat, first) else (  # so it answers the same call alike
                 f". Made again, {same} gave {show(repeat)}.")
-            raise Fail(f"{same} gave {show(first)}, but the same call written with keywords, "
-                       f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
+            fail(f"{same} gave {show(first)}, but the same call written with keywords, "
+                 f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
         if first != other or mean_weight:
             varied.add(name)
@@ -173,24 +169,24 @@ def rng_discipline(sub, ref):
                   f"the seed, {OWN_GENERATOR}."
         else:
             why = f" With {args[-1] + 1} trials it gave {show(more)} too."
-        raise Fail(f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must "
-                   f"give different results.{why}")
+        fail(f"{same} and {call_text(name, *args, Rng(8))} both gave {show(first)}: different seeds must "
+             f"give different results.{why}")
 
 
 @check("scaling lowers the variance and the top weight; scaled defaults to True", 1,
        uses=("dot_variances", "mean_top_weight"))
 def scaling_lowers(sub, ref):
-    call, a, b = _variances(sub, 16, 2000, 3)
+    call, a, b = variances_of(sub, 16, 2000, 3)
     if not a > b:
-        _fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
-                   f"second (q·k divided by sqrt(d_k)).", DOT)
-    call_u, u = _top(sub, 64, 10, 1000, 4, scaled=False)
-    call_s, s = _top(sub, 64, 10, 1000, 4, scaled=True)
+        DOT.fail(sub, f"{call} returned {show((a, b))}: the first value (unscaled q·k) should be larger than the "
+                      f"second (q·k divided by sqrt(d_k)).")
+    call_u, u = top_of(sub, 64, 10, 1000, 4, scaled=False)
+    call_s, s = top_of(sub, 64, 10, 1000, 4, scaled=True)
     if u == s:
-        _fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.", TOP)
+        TOP.fail(sub, f"{call_u} and {call_s} both returned {show(u)}, so the flag changes nothing.")
     if u < s:
-        _fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
-                   f"their softmax is more peaked.", TOP)
+        TOP.fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
+                      f"their softmax is more peaked.")
     plain = call_text("mean_top_weight", 64, 10, 1000, Rng(4))
     v = _float(plain, sub.call("mean_top_weight", 64, 10, 1000, Rng(4)))
     expect(v != u or v == s, f"{plain} returned {show(v)}, the same as {call_u}: scaled defaults to True "
@@ -204,7 +200,7 @@ def fresh_draws(sub, ref):
     # simulation of 400,000 trials), so over n trials the estimates of 8 seeds lie within 2 * 5 * 0.2 / √n
     # of each other; one query, or one set of keys, reused for every trial spreads them about 0.15 apart
     n = 8000
-    est = {seed: _top(sub, 1, 10, n, seed, scaled=False, strict=False)[1] for seed in range(60, 68)}
+    est = {seed: top_of(sub, 1, 10, n, seed, scaled=False, strict=False)[1] for seed in range(60, 68)}
     lo, hi = min(est, key=est.get), max(est, key=est.get)
     expect(est[hi] - est[lo] <= 2 * 5 * 0.2 / math.sqrt(n),
            f"{call_text('mean_top_weight', 1, 10, n, Rng(lo), scaled=False)} gave {show(est[lo])} but "
@@ -215,9 +211,9 @@ def fresh_draws(sub, ref):
 
 def _fresh_variances(sub):
     d_k, n = 16, 5000
-    est = {seed: _variances(sub, d_k, n, seed)[1] for seed in range(20, 26)}
+    est = {seed: variances_of(sub, d_k, n, seed)[1] for seed in range(20, 26)}
     lo, hi = min(est, key=est.get), max(est, key=est.get)
-    allowed = 2 * _var_tol(d_k, n)  # two estimates each within VAR_Z standard errors
+    allowed = 2 * var_tol(d_k, n)  # two estimates each within VAR_Z standard errors
     expect(est[hi] - est[lo] <= allowed,
            f"{call_text('dot_variances', d_k, n, Rng(lo))} gave {show(est[lo])} but "
            f"{call_text('dot_variances', d_k, n, Rng(hi))} gave {show(est[hi])}: over {n} trials the estimate "
@@ -228,24 +224,24 @@ def _fresh_variances(sub):
 @check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 1, uses=("dot_variances",))
 def variances_follow_theory(sub, ref):
     for seed, d_k in ((21, 8), (22, 32)):
-        call, a, b = _variances(sub, d_k, 4000, seed)
-        tol = _var_tol(d_k, 4000)
+        call, a, b = variances_of(sub, d_k, 4000, seed)
+        tol = var_tol(d_k, 4000)
         if not (abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k):
-            _fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
-                       f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
-                       f"sampling error {tol:.3g} and {tol / d_k:.3g}).", DOT)
+            DOT.fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
+                          f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
+                          f"sampling error {tol:.3g} and {tol / d_k:.3g}).")
 
 
 @check("mean_top_weight at d_k = 64: about 0.86 unscaled and 0.32 scaled, as in the lesson", 1,
        uses=("mean_top_weight",))
 def top_weight_as_in_the_lesson(sub, ref):
     for scaled, seed in ((False, 51), (True, 52)):
-        call, v = _top(sub, 64, 10, 1000, seed, scaled)
+        call, v = top_of(sub, 64, 10, 1000, seed, scaled)
         figure, precision = FIGURES[64, scaled]
         tol = TOP_Z / (2 * math.sqrt(1000)) + precision
         if abs(v - figure) > tol:
-            _fail(sub, f"{call} returned {show(v)}; the lesson's large simulations give about {figure:.2f} "
-                       f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).", TOP)
+            TOP.fail(sub, f"{call} returned {show(v)}; the lesson's large simulations give about {figure:.2f} "
+                          f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).")
 
 
 @check("mean_top_weight stays finite unscaled at a large d_k", 0.5, uses=("mean_top_weight",))
@@ -253,7 +249,7 @@ def unscaled_large_dk_finite(sub, ref):
     call = call_text("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     v = sub.call("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
     if isinstance(v, float) and not math.isfinite(v):
-        raise Fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
-                   f"{OVERFLOW}")
+        fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
+             f"{OVERFLOW}")
     v = _float(call, v)
     expect(0.1 <= v <= 1, f"{call} returned {show(v)}; a mean top weight of 10 keys lies between 0.1 and 1")

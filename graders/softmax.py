@@ -2,17 +2,13 @@
 
 import numpy as np
 
-from .kit.lazy import st
-from .kit.checks import (Catalogue, Fail, Mistake, StudentError, advice, as_array, aside, call_text, check, expect,
-                         show)
-from .kit.props import for_all
-from .kit.strategies import array_and_axis, arrays_any_rank
+from .kit import (Catalogue, Mistake, NO_SHIFT, advice, array_and_axis, array_aside, arrays_any_rank, as_array,
+                  call_text, check, expect, for_all, overflow, show, st)
 
 INF = np.inf
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 IN_PLACE = advice("work on a copy (z - m makes a new array, z -= m or z[...] = ... does not)")
-SHIFT = advice("So np.exp overflows to inf beyond about 709, or underflows to 0 below about -745, on the entries as "
-               "they are: subtract the maximum along the axis before np.exp (it does not change the softmax).")
+SHIFT = overflow("the maximum along the axis")
 FLOOR = advice("So the weights are held above a floor (as np.clip or np.maximum hold them): the 0 that exp(-inf) "
                "gives must stay 0.")
 
@@ -37,9 +33,7 @@ MISTAKES = (
             "to the sum", lambda z, axis: _weights(z, 1)),
     Mistake("the exponentials are normalised over the whole array, not along the axis",
             lambda z, axis: np.exp(z - z.max()) / np.exp(z - z.max()).sum()),
-    Mistake("np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract "
-            "the maximum along the axis first (that does not change the result)",
-            lambda z, axis: _weights(z, axis, shift=False)),
+    Mistake(NO_SHIFT, lambda z, axis: _weights(z, axis, shift=False)),
     Mistake("the maximum of the whole array is subtracted, so a slice far below it underflows to 0 / 0: "
             "subtract each slice's own maximum (np.max along the axis, keepdims=True)",
             lambda z, axis: np.exp(z - z.max()) / np.exp(z - z.max()).sum(axis=axis, keepdims=True)),
@@ -72,19 +66,11 @@ CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
 
 
 # ------------------------------------------------------------------ calling the student
-def _softmax(sub, z, axis):
+def softmax_of(sub, z, axis):
     """Call the student's softmax and validate the answer's type and shape."""
     out = CATALOGUE.call(sub, z, axis=axis)
-    try:
+    with CATALOGUE.reworded(sub):
         return as_array(f"{call_text('softmax', z, axis=axis)} returned an array that", out, shape=z.shape)
-    except Fail as exc:
-        raise Fail(exc.message + CATALOGUE.hint(sub)) from None
-
-
-def _expect(sub, condition, message):
-    """``expect``, with a hint when the probes identify a known mistake."""
-    if not condition:
-        expect(False, message + CATALOGUE.hint(sub))
 
 
 # ------------------------------------------------------------------ public checks
@@ -99,7 +85,7 @@ def shape_and_dtype(sub, ref):
 def _default_axis_is_last(sub):
     for z in (np.array([[0.0, 1.0, 2.0], [3.0, 0.5, -1.0]]), np.array([[[1.0, 0.0], [0.0, 2.0]]])):
         plain = as_array(f"{call_text('softmax', z)} returned an array that", sub.call("softmax", z), shape=z.shape)
-        last = _softmax(sub, z, -1)
+        last = softmax_of(sub, z, -1)
         expect(np.allclose(plain, last, rtol=1e-12, atol=1e-15),
                f"{call_text('softmax', z)} gave {show(plain)}, but {call_text('softmax', z, axis=-1)} gave "
                f"{show(last)}: without an axis argument softmax must work along the last axis "
@@ -112,12 +98,12 @@ def sums_to_one(sub, ref):
 
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
+        a = softmax_of(sub, z, axis)
         total = a.sum(axis=axis)
         worst = total.flat[int(np.argmax(np.abs(total - 1.0)))]
-        _expect(sub, np.allclose(total, 1.0, atol=1e-9),
-                f"called {call_text('softmax', z, axis=axis)}; the weights along axis {axis} should sum to 1, "
-                f"but one sum is {worst:.6g}.")
+        CATALOGUE.expect(sub, np.allclose(total, 1.0, atol=1e-9),
+                         f"called {call_text('softmax', z, axis=axis)}; the weights along axis {axis} should sum to 1, "
+                         f"but one sum is {worst:.6g}.")
 
     for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 
@@ -126,9 +112,10 @@ def sums_to_one(sub, ref):
 def in_unit_interval(sub, ref):
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
-        _expect(sub, np.all((a >= 0) & (a <= 1)),
-                f"called {call_text('softmax', z, axis=axis)}; got {show(a)}, which has entries outside [0, 1].")
+        a = softmax_of(sub, z, axis)
+        CATALOGUE.expect(sub, np.all((a >= 0) & (a <= 1)),
+                         f"called {call_text('softmax', z, axis=axis)}; got {show(a)}, which has entries outside "
+                         f"[0, 1].")
 
     for_all(array_and_axis(), prop)
 
@@ -137,11 +124,11 @@ def in_unit_interval(sub, ref):
 def shift_invariant(sub, ref):
     def prop(case):
         (z, axis), c = case
-        a = _softmax(sub, z, axis)
-        b = _softmax(sub, z + c, axis)
-        _expect(sub, np.allclose(a, b, atol=1e-9),
-                f"softmax(z) and softmax(z + {c}) differ for z = {show(z)}, axis={axis}: got {show(a)} and "
-                f"{show(b)}; softmax only depends on differences between entries.")
+        a = softmax_of(sub, z, axis)
+        b = softmax_of(sub, z + c, axis)
+        CATALOGUE.expect(sub, np.allclose(a, b, atol=1e-9),
+                         f"softmax(z) and softmax(z + {c}) differ for z = {show(z)}, axis={axis}: got {show(a)} and "
+                         f"{show(b)}; softmax only depends on differences between entries.")
 
     for_all(st.tuples(array_and_axis(), st.sampled_from([-100.0, -3.5, 1.0, 50.0, 700.0])), prop, max_examples=25)
 
@@ -161,14 +148,14 @@ def with_minus_inf(draw):
 @check("-inf entries get weight exactly 0", 1, uses=("softmax",))
 def minus_inf_is_zero(sub, ref):
     def prop(z):
-        a = _softmax(sub, z, -1)
+        a = softmax_of(sub, z, -1)
         held = a[np.isneginf(z)]
         if not np.all(held == 0.0):
             floor = _floor(sub, a, held)
             CATALOGUE.fail(sub, f"called {call_text('softmax', z)}; got {show(a)}: entries that were -inf should be "
                                 f"exactly 0.{floor}", FLOOR if floor else "")
-        _expect(sub, np.allclose(a.sum(axis=-1), 1.0),
-                f"called {call_text('softmax', z)}; rows of {show(a)} should sum to 1.")
+        CATALOGUE.expect(sub, np.allclose(a.sum(axis=-1), 1.0),
+                         f"called {call_text('softmax', z)}; rows of {show(a)} should sum to 1.")
 
     for_all(with_minus_inf(), prop, max_examples=25, examples=[np.array([[0.0, -INF]])])
 
@@ -180,12 +167,8 @@ def _floor(sub, a, held) -> str:
     if not (low > 0 and np.all(held == low)):
         return ""
     z = np.array([0.0, -INF, -50.0])
-    try:
-        with aside(sub):
-            w = as_array("", sub.call("softmax", z), shape=z.shape)
-    except (Fail, StudentError):
-        return ""
-    if not w[1] == w[2] > 0:
+    w = array_aside(sub, "softmax", z, shape=z.shape)
+    if w is None or not w[1] == w[2] > 0:
         return ""
     return (f" Each of them got {low:.3g}, the smallest weight of the result, and {call_text('softmax', z)} gave "
             f"{show(w)}, where e^-50 is about 2e-22.")
@@ -200,35 +183,32 @@ def large_entries_finite(sub, ref):
         a = as_array(f"{call} returned an array that", CATALOGUE.call(sub, z), shape=z.shape, finite=False)
         if not np.all(np.isfinite(a)):
             shifted = z - z.max(axis=-1, keepdims=True)
-            try:
-                with aside(sub):
-                    b = as_array("", sub.call("softmax", shifted), shape=z.shape)
-            except (Fail, StudentError):
-                b = None
+            b = array_aside(sub, "softmax", shifted, shape=z.shape)
             seen = "" if b is None else (f", while {call_text('softmax', shifted)}, the same up to a constant in "
                                          f"each slice, gave {show(b)}.")
             CATALOGUE.fail(sub, f"called {call}; got {show(a)}, which is not finite{seen or '.'}",
                            SHIFT if seen else "")
-        _expect(sub, np.allclose(a.sum(axis=-1), 1.0), f"called {call}; got {show(a)}, which does not sum to 1.")
+        CATALOGUE.expect(sub, np.allclose(a.sum(axis=-1), 1.0),
+                         f"called {call}; got {show(a)}, which does not sum to 1.")
 
 
 @check("weights are in the ratio e^(z_i - z_j), along any axis", 1, uses=("softmax",))
 def exponential_ratios(sub, ref):
     def prop(case):
         z, axis = case
-        a = _softmax(sub, z, axis)
+        a = softmax_of(sub, z, axis)
         call = call_text("softmax", z, axis=axis)
-        _expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite entry "
-                                    f"is above 0.")
+        CATALOGUE.expect(sub, np.all(a > 0), f"called {call}; got {show(a)}: e^z > 0, so the weight of every finite "
+                                             "entry is above 0.")
         zs, ws = (np.moveaxis(x, axis, -1).reshape(-1, z.shape[axis]) for x in (z, a))
         off = np.log(ws) - zs  # constant along each slice when w_i / w_j = e^(z_i - z_j)
         spread = off.max(axis=1) - off.min(axis=1)
         s = int(np.argmax(spread))
         if spread[s] > 1e-7:
             i, j = int(np.argmax(off[s])), int(np.argmin(off[s]))
-            _expect(sub, False, f"called {call}; got {show(a)}. Along axis {axis}, the entries {zs[s, i]:.6g} and "
-                                f"{zs[s, j]:.6g} got weights in the ratio {ws[s, i] / ws[s, j]:.6g}, but "
-                                f"e^({zs[s, i]:.6g} - {zs[s, j]:.6g}) = {np.exp(zs[s, i] - zs[s, j]):.6g}.")
+            CATALOGUE.expect(sub, False, f"called {call}; got {show(a)}. Along axis {axis}, the entries {zs[s, i]:.6g} "
+                                         f"and {zs[s, j]:.6g} got weights in the ratio {ws[s, i] / ws[s, j]:.6g}, but "
+                                         f"e^({zs[s, i]:.6g} - {zs[s, j]:.6g}) = {np.exp(zs[s, i] - zs[s, j]):.6g}.")
 
     for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 

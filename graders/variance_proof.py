@@ -9,9 +9,7 @@ exactly with the reference and name the common mistake a wrong answer matches.
 import cmath
 from functools import lru_cache
 
-from .kit.checks import Fail, Mistake, StudentError, check
-from .kit.exact import time_limit, TimeUp, to_expr
-from .kit.lazy import module
+from .kit import Fail, Mistake, StudentError, TimeUp, check, fail, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -37,11 +35,11 @@ def _expr(sub, func):
     """The student's answer as a SymPy expression in at most d_k, or Fail."""
     expr, why = to_expr(sub.call(func), symbols())
     if expr is None:
-        raise Fail(f"{func}(): {why}")
+        fail(f"{func}(): {why}")
     extra = sorted(s.name for s in expr.free_symbols if s.name != "d_k")
     if extra:
-        raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which uses {', '.join(extra)}; only the symbol d_k "
-                   f"(defined at the top of the file) may appear")
+        fail(f"{func}(): you gave {sp.sstr(expr)}, which uses {', '.join(extra)}; only the symbol d_k "
+             f"(defined at the top of the file) may appear")
     return expr
 
 
@@ -61,12 +59,12 @@ def _values(func, expr):
     values = [_at(expr, n) for n in PROBES]
     for n, v in zip(PROBES, values):
         if v is None:
-            raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which does not evaluate to a finite number "
-                       f"at d_k = {n}")
+            fail(f"{func}(): you gave {sp.sstr(expr)}, which does not evaluate to a finite number "
+                 f"at d_k = {n}")
     return values
 
 
-def _same(a, b):
+def same_at_probes(a, b):
     """Numerically equal at every probe d_k (loosely when ``a`` holds floats): a hint, not a verdict."""
     tol = 1e-6 if a.atoms(sp.Float) else 1e-12
     for n in PROBES:
@@ -93,14 +91,14 @@ def answers_are_values(sub, ref):
             floats.append(f"{func}() = {sp.sstr(expr)}")
         for n, z in zip(PROBES, _values(func, expr)):
             if abs(z.imag) > 1e-12:
-                raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is not real at d_k = {n}")
+                fail(f"{func}(): you gave {sp.sstr(expr)}, which is not real at d_k = {n}")
             if func in VARIANCES and z.real < -1e-12:
-                raise Fail(f"{func}(): you gave {sp.sstr(expr)}, which is negative at d_k = {n}; "
-                           f"a variance is an average of squares and is never negative")
+                fail(f"{func}(): you gave {sp.sstr(expr)}, which is negative at d_k = {n}; "
+                     f"a variance is an average of squares and is never negative")
     if floats:
-        raise Fail(f"{'; '.join(floats)}: {'this is a float' if len(floats) == 1 else 'these are floats'}, and an "
-                   f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
-                   f"decimal)", 0.5, "partial")
+        fail(f"{'; '.join(floats)}: {'this is a float' if len(floats) == 1 else 'these are floats'}, and an "
+             f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
+             f"decimal)", 0.5, "partial")
 
 
 @check("dot_variance is an expression in d_k", 0.5, uses=("dot_variance",))
@@ -108,9 +106,9 @@ def dot_variance_depends_on_dk(sub, ref):
     expr = _expr(sub, "dot_variance")
     values = _values("dot_variance", expr)
     if d_k() not in expr.free_symbols or all(abs(v - values[0]) < 1e-9 for v in values):
-        raise Fail(f"dot_variance(): you gave {sp.sstr(expr)}, which is the same for every d_k. Var(q·k) "
-                   f"changes with the size d_k: an expression in the symbol d_k is expected, one that holds for "
-                   f"every d_k")
+        fail(f"dot_variance(): you gave {sp.sstr(expr)}, which is the same for every d_k. Var(q·k) "
+             f"changes with the size d_k: an expression in the symbol d_k is expected, one that holds for "
+             f"every d_k")
 
 
 @check("scaled_dot_variance does not depend on d_k", 0.5, uses=("scaled_dot_variance",))
@@ -125,11 +123,11 @@ def scaled_variance_is_constant(sub, ref):
         dot = sp.nan
     d = d_k()
     found = [m for m, wrong in ((OWN_DOT, dot / d), (BY_DK, dot / d**2), (NOT_SQUARED, dot / sp.sqrt(d)),
-                                (LEFT_OUT, dot)) if _same(scaled, wrong)]
-    raise Fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
-               f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
-               f"Dividing the scores by √d_k is meant to give the same variance for every d_k."
-               + (f" {found[0].hint}" if len(found) == 1 else ""))
+                                (LEFT_OUT, dot)) if same_at_probes(scaled, wrong)]
+    fail(f"scaled_dot_variance(): you gave {sp.sstr(scaled)}, which changes with d_k (it is "
+         f"{values[0].real:.4g} at d_k = {PROBES[0]} and {values[-1].real:.4g} at d_k = {PROBES[-1]}). "
+         f"Dividing the scores by √d_k is meant to give the same variance for every d_k."
+         + (f" {found[0].hint}" if len(found) == 1 else ""))
 
 
 # q_i, k_i independent, mean 0, variance 1: simulations any student can run. The mean of q_i k_i
@@ -165,8 +163,8 @@ def agrees_with_simulation(sub, ref):
                 size = "" if n is None else f", d_k = {n}"
                 got = "" if z is not None and not expr.free_symbols else \
                     f", which is {'no finite value' if z is None else f'{z.real:.6g}'}{where}"
-                raise Fail(f"{func}(): you gave {sp.sstr(expr)}{got}. {DRAWS:,} draws of {of}, "
-                           f"with q_i and k_i independent, of mean 0 and variance 1{size} "
-                           f"(np.random.default_rng(0)), have a {what} of {estimate:.4f}, with a standard error of "
-                           f"{error:.4f}" + ("." if z is None else f"; {z.real:.6g} is "
-                                             f"{abs(z - estimate) / error:.0f} standard errors from it."))
+                fail(f"{func}(): you gave {sp.sstr(expr)}{got}. {DRAWS:,} draws of {of}, "
+                     f"with q_i and k_i independent, of mean 0 and variance 1{size} "
+                     f"(np.random.default_rng(0)), have a {what} of {estimate:.4f}, with a standard error of "
+                     f"{error:.4f}" + ("." if z is None else f"; {z.real:.6g} is "
+                                       f"{abs(z - estimate) / error:.0f} standard errors from it."))

@@ -2,12 +2,8 @@
 
 import numpy as np
 
-from .kit.lazy import hnp, st
-from .kit.checks import (Catalogue, Fail, Mistake, advice, as_array, call_text, check, expect, show)
-from .kit.models import weights
-from .kit.props import for_all
-from .kit.raises import advise, expect_raises
-from .kit.strategies import floats
+from .kit import (Catalogue, Mistake, NO_SHIFT, advice, advise, as_array, call_text, check, expect, expect_raises,
+                  fail, floats, for_all, hnp, overflow, show, st, weights)
 
 
 @st.composite
@@ -35,38 +31,33 @@ SCALE = Catalogue("scale_scores", (((np.array([2.0, -8.0, 5.0]), 16), {}), ((np.
 PERCENT = Catalogue("softmax_percent", (
     ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": True}), ((np.array([2.0, 8.0, 5.0]), 16), {"scaled": False}),
     ((np.array([1.0, -3.0, 6.0]), 4), {}), ((np.array([900.0, 0.0, -900.0]), 1), {"scaled": False})), (
-    _percent_mistake(BY_DK, scale=lambda raw, d: raw / d), _percent_mistake(TIMES, scale=lambda raw, d: raw * np.sqrt(d)),
+    _percent_mistake(BY_DK, scale=lambda raw, d: raw / d),
+    _percent_mistake(TIMES, scale=lambda raw, d: raw * np.sqrt(d)),
     _percent_mistake("these are fractions that sum to 1, not percent: multiply by 100", per=1.0),
     _percent_mistake("the scores are never scaled: with scaled=True, scale them (scale_scores) before the softmax",
                      flag=lambda scaled: False),
     _percent_mistake("the scaled flag is inverted: scaled=True should scale the scores, scaled=False not",
                      flag=lambda scaled: not scaled),
     _percent_mistake("scaled defaults to False; the contract's default is scaled=True", default=False),
-    _percent_mistake("np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest "
-                     "score first (it does not change the softmax)", shift=False),
+    _percent_mistake(NO_SHIFT, shift=False),
 ), read=lambda out: as_array("the result", out, finite=False))
 
 
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
-OVERFLOW = advice("np.exp overflows to inf beyond about 709: subtract the largest score before np.exp (it does not "
-                  "change the weights).")
+OVERFLOW = overflow("the largest score")
 INTEGER_DIVISION = advice("use integer division (//) so the head size is an int")
 IN_PLACE = advice("work on a copy (raw / c makes a new array, raw /= c does not)")
 
 
-def _scaled(sub, raw, d_k):
+def scaled_of(sub, raw, d_k):
     return as_array(f"{call_text('scale_scores', raw, d_k)} returned an array that",
                     sub.call("scale_scores", raw, d_k), shape=raw.shape)
 
 
-def _percent(sub, raw, d_k, scaled=True):
+def percent_of(sub, raw, d_k, scaled=True):
     call = call_text("softmax_percent", raw, d_k, scaled=scaled)
     return call, as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
                           shape=raw.shape)
-
-
-def _fail(sub, message, catalogue=PERCENT):
-    raise Fail(message + catalogue.hint(sub))
 
 
 # ------------------------------------------------------------------ public checks
@@ -75,12 +66,12 @@ def _fail(sub, message, catalogue=PERCENT):
 def scale_is_division(sub, ref):
     def prop(case):
         raw, d_k = case
-        for d, before, factor in ((1, raw, 1.0), (4 * d_k, _scaled(sub, raw, d_k), 0.5)):
-            out = _scaled(sub, raw, d)
+        for d, before, factor in ((1, raw, 1.0), (4 * d_k, scaled_of(sub, raw, d_k), 0.5)):
+            out = scaled_of(sub, raw, d)
             if not np.allclose(out, factor * before, rtol=1e-9, atol=1e-12):
                 than = "the scores themselves" if d == 1 else f"half of scale_scores(raw, {d_k}) = {show(before)}"
-                _fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
-                           f"dividing by √d_k, d_k = 1 changes nothing and 4 times the d_k divides by 2 more.", SCALE)
+                SCALE.fail(sub, f"called {call_text('scale_scores', raw, d)}; got {show(out)}, which should be {than}: "
+                                f"dividing by √d_k, d_k = 1 changes nothing and 4 times the d_k divides by 2 more.")
 
     for_all(scores_and_dk().filter(lambda c: np.any(c[0] != 0)), prop, max_examples=15,
             examples=[(np.array([1.0, -2.0, 4.0]), 16)])
@@ -91,15 +82,15 @@ def scale_is_division(sub, ref):
 def percent_properties(sub, ref):
     def prop(case):
         (raw, d_k), scaled = case
-        call, w = _percent(sub, raw, d_k, scaled)
+        call, w = percent_of(sub, raw, d_k, scaled)
         if not np.isclose(w.sum(), 100.0, rtol=0, atol=1e-8):
-            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}, not 100.")
         expect(np.all((w >= 0) & (w <= 100)), f"called {call}; got {show(w)}: percentages lie in [0, 100]")
         hi, lo = raw[:, None] > raw[None, :], raw[:, None] == raw[None, :]
         diff = w[:, None] - w[None, :]
         if not (np.all(diff[hi] >= -1e-12) and np.allclose(diff[lo], 0, atol=1e-9)):
-            _fail(sub, f"called {call}; got {show(w)}: a larger score must get at least as large a weight, and "
-                       f"equal scores equal weights.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}: a larger score must get at least as large a weight, and "
+                              f"equal scores equal weights.")
 
     for_all(st.tuples(scores_and_dk(), st.booleans()), prop, max_examples=30,
             examples=[((np.array([1.0, 2.0, 3.0]), 4), True), ((np.array([0.5, 0.5]), 9), False)])
@@ -110,17 +101,18 @@ def percent_properties(sub, ref):
 def flag_and_default(sub, ref):
     def prop(case):
         raw, d_k = case
-        scaled = _scaled(sub, raw, d_k)
+        scaled = scaled_of(sub, raw, d_k)
         for kwargs, same_as, what in (({"scaled": True}, (scaled, 1), "the scaled scores"),
                                       ({"scaled": False}, (raw, d_k), "the raw scores"),
                                       ({}, (scaled, 1), "the scaled scores (scaled=True is the default)")):
             call = call_text("softmax_percent", raw, d_k, **kwargs)
             got = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, **kwargs),
                            shape=raw.shape)
-            _, want = _percent(sub, same_as[0], same_as[1], scaled=False)
+            _, want = percent_of(sub, same_as[0], same_as[1], scaled=False)
             if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
-                _fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
-                           f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., scaled=False).")
+                PERCENT.fail(sub, f"called {call}; got {show(got)}, but the softmax (in percent) of {what}, "
+                                  f"{show(same_as[0])}, is {show(want)} by your own softmax_percent(..., "
+                                  "scaled=False).")
 
     for_all(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1 and np.ptp(c[0]) > 0.5), prop, max_examples=15,
             examples=[(np.array([1.0, 2.0, 3.0]), 16)])
@@ -135,7 +127,7 @@ def percent_large_scores(sub, ref):
         if not np.all(np.isfinite(w)):
             PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.", OVERFLOW)
         if not np.isclose(w.sum(), 100.0):
-            _fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
+            PERCENT.fail(sub, f"called {call}; got {show(w)}, which sums to {w.sum():.6g}: percentages sum to 100.")
 
 
 @check("head_dim returns an int that splits d_model evenly", 0.5, uses=("head_dim",))
@@ -146,8 +138,8 @@ def head_dim_int(sub, ref):
         got = sub.call("head_dim", d_model, n_heads)
         call = call_text("head_dim", d_model, n_heads)
         if isinstance(got, float):  # the right size, as a float: what / gives where // was meant
-            raise Fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
-                                                              else "; head_dim returns an int"))
+            fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
+                                                        else "; head_dim returns an int"))
         expect(isinstance(got, int) and not isinstance(got, bool), f"{call} returned {show(got)}; return an int")
         expect(got * n_heads == d_model, f"{call} returned {got}: {n_heads} heads of size {got} do not "
                                          f"make up d_model = {d_model}")

@@ -2,7 +2,8 @@
 
     cli -> classroom -> grading -> kit -> sandbox
 
-(cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to its right (and the registry, from
+(cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to
+its right (and the registry, from
 grading on); a per-exercise grader imports only kit/; a hidden grader imports
 kit/ and its public twin; sandbox/ imports nothing else of the package, and
 the files it loads by path into the sandbox import nothing of it at all.
@@ -12,6 +13,7 @@ Every import counts, those inside functions too.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -184,3 +186,100 @@ def test_the_rule_can_fail(tmp_path, monkeypatch):
     monkeypatch.setitem(MODULES, "graders.kit.cyc2", cyc2)
     with pytest.raises(AssertionError, match="import circle: graders.kit.cyc -> graders.kit.cyc2 -> graders.kit.cyc"):
         test_no_circles()
+
+
+# ------------------------------------------------------------------ what a grader may use of another module
+HIDDEN = sorted(p for p in (PACKAGE / "hidden").glob("*.py") if p.name != "__init__.py")
+
+
+def private_names(path: Path) -> list[str]:
+    """Each name starting with "_" that the file imports (``from X import _name``) or reads from something
+    it imported (``X._name``, an imported grader module above all), as "line N: ..."."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found, imported = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name.startswith("_") and alias.name != "__future__":
+                    found.append((node.lineno, f"line {node.lineno}: {alias.name} from {source}"))
+                imported.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in imported
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            found.append((node.lineno, f"line {node.lineno}: {node.value.id}.{node.attr}"))
+    return [text for _, text in sorted(found)]
+
+
+@pytest.mark.parametrize("path", HIDDEN, ids=lambda p: p.name)
+def test_hidden_graders_use_only_public_names(path):
+    """A hidden twin uses what its public grader offers, not its insides: a helper it needs is public
+    there (or in kit/), so renaming a private helper never breaks a file that is not shipped."""
+    found = private_names(path)
+    assert not found, f"graders/hidden/{path.name} uses private names: " + "; ".join(found)
+
+
+def test_the_private_name_rule_can_fail(tmp_path):
+    bad = tmp_path / "softmax.py"
+    bad.write_text("from ..softmax import CATALOGUE, _softmax\nfrom .. import softmax as s\n\n"
+                   "def f(sub):\n    return s._floor(sub), s.__doc__\n")
+    assert private_names(bad) == ["line 1: _softmax from ..softmax", "line 5: s._floor"]
+
+
+def kit_names_graders_use() -> dict[str, str]:
+    """name -> the first grader that imports it from kit/ (graders/<slug>.py, graders/hidden/<slug>.py, and
+    the graders ``attn-grade course new`` writes from graders/classroom/scaffold.py's templates)."""
+    from graders.classroom import scaffold
+
+    sources = [(f"graders/{p.relative_to(PACKAGE)}", p.read_text(encoding="utf-8"))
+               for e in registry.EXERCISES for p in (PACKAGE / f"{e.slug}.py", PACKAGE / "hidden" / f"{e.slug}.py")]
+    sources += [(f"scaffold.{t}", "\n".join(line for line in getattr(scaffold, t).splitlines()
+                                            if line.startswith("from .")))
+                for t in ("GRADER", "HIDDEN")]
+    used = {}
+    for where, text in sources:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "kit":
+                for alias in node.names:
+                    used.setdefault(alias.name, where)
+    return used
+
+
+KIT = sorted(name for name in MODULES if room(name) == "kit")
+
+
+@pytest.mark.parametrize("name", KIT)
+def test_kit_modules_declare_only_what_exists(name):
+    """A kit module's ``__all__`` (which every module kit/ re-exports from must have) names only what it
+    defines or imports, once each."""
+    module = importlib.import_module(name)
+    names = getattr(module, "__all__", None)
+    if names is None:
+        assert name.rpartition(".")[2] not in _reexported_from(), f"{name} is re-exported by kit but has no __all__"
+        return
+    assert len(set(names)) == len(names), f"{name}.__all__ names something twice"
+    missing = [n for n in names if not hasattr(module, n)]
+    assert not missing, f"{name}.__all__ names what it does not have: {missing}"
+
+
+def _reexported_from() -> set[str]:
+    tree = ast.parse((PACKAGE / "kit" / "__init__.py").read_text(encoding="utf-8"))
+    return {node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1}
+
+
+def test_kit_offers_what_graders_import_from_it():
+    """graders.kit.__all__ is the graders' vocabulary: every name a grader imports from kit/, each
+    declared by the module it comes from, and nothing no grader uses."""
+    import graders.kit as kit
+
+    used = kit_names_graders_use()
+    offered = set(kit.__all__)
+    assert not set(used) - offered, "graders import from kit what graders.kit.__all__ lacks: " + ", ".join(
+        f"{n} ({used[n]})" for n in sorted(set(used) - offered))
+    assert not offered - set(used), f"graders.kit.__all__ offers what no grader uses: {sorted(offered - set(used))}"
+    for n in kit.__all__:
+        homes = [m for m in _reexported_from() if n in getattr(importlib.import_module(f"graders.kit.{m}"),
+                                                                 "__all__", ())]
+        assert homes, f"graders.kit.{n} is declared by none of the modules kit re-exports from"

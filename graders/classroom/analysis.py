@@ -39,14 +39,6 @@ CAUSES = (  # (cause, words in the reason that tell it), first match wins
 )
 # A hint that clears a step ("your scaling step ... is right, so the problem is in dot_variance()") names no mistake.
 EXONERATES = re.compile(r"\bis right, so the problem is in\b")
-# Wordings of one mistake that graders give in different exercises -> the wording the report shows. Every
-# wording here is a hint a grader gives (tests/test_report_counts.py); two wordings are one mistake only here.
-SAME_MISTAKE = {
-    "np.exp is taken of the scores as they are, and overflows for large ones: subtract the largest score first "
-    "(it does not change the softmax)":
-        "np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract the maximum "
-        "along the axis first (that does not change the result)",
-}
 
 
 @dataclass
@@ -159,12 +151,12 @@ def items(klass: Class) -> list[Item]:
 
 def mistakes(klass: Class) -> list[tuple]:
     """(mistake, students who made it, their share), most common first: each student once per mistake,
-    however many checks or exercises named it and in whichever wording (SAME_MISTAKE); a hint that
+    however many checks or exercises named it (graders word one mistake alike: kit/models.py's NO_SHIFT); a hint that
     clears a step (EXONERATES) is not a mistake."""
     counts = Counter()
     for s in klass.students:
         hints = {hint_of(t["output"]) for t in s.tests} - {""}
-        counts.update({SAME_MISTAKE.get(h, h) for h in hints if not EXONERATES.search(h)})
+        counts.update({h for h in hints if not EXONERATES.search(h)})
     n = max(len(klass.students), 1)
     return [(hint, k, k / n) for hint, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 

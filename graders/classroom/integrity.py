@@ -45,7 +45,7 @@ from .. import registry
 from ..grading.outfiles import student_id, write_atomic
 from ..sandbox.files import MAX_ENTRIES
 from .codescan import defines, looks_around, normalised, patches
-from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, _read_json, _text
+from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, read_json, source_text
 
 MAX_SCANNED = MAX_ANSWER_CHARS  # characters of code read from one file: far more than any answer
 
@@ -157,9 +157,9 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
     if not path.is_file() or path.is_symlink():
         return None
     try:
-        nb = _read_json(path)
+        nb = read_json(path)
         cells = [c for c in nb.get("cells", []) if isinstance(c, dict) and c.get("cell_type") == "code"]
-        sources = [(c.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""), _text(c.get("source", "")))
+        sources = [(c.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""), source_text(c.get("source", "")))
                    for c in cells]
     except (NotebookProblem, AttributeError):
         return None
@@ -196,7 +196,7 @@ def _released_cell(release: Path, where: str, gid: str) -> str | None:
         return None
     for c in nb.get("cells", []):
         if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid:
-            return _text(c.get("source", "")).strip()
+            return source_text(c.get("source", "")).strip()
     return None
 
 

@@ -137,7 +137,8 @@ def _write(config, students, out, progress, assignments, changed, say):
         for line in differences:
             say("  " + line)
     problems = []
-    for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=not progress or not sys.stderr.isatty()):
+    quiet = not progress or not sys.stderr.isatty()
+    for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=quiet):
         problems += _autograde(config, submitted, out, student, assignment, ours[student])
     for student, assignment in sorted(set(pairs) - set(todo)):  # kept, but the late policy may have changed
         _late_penalties(CourseDirectory(config=config, student_id=student, assignment_id=assignment), student,
@@ -229,14 +230,14 @@ def _manual_state(coursedir, student, assignment) -> dict:
 def _changed_cells(coursedir, submitted, student, assignment, kept) -> list:
     """The (notebook, grade id) of ``kept`` whose source in the submission differs from the
     autograded copy a person marked."""
-    from .nbsubmit import NotebookProblem, _read_json, _text
+    from .nbsubmit import NotebookProblem, read_json, source_text
 
     def sources(path):
         try:
-            nb = _read_json(path)
+            nb = read_json(path)
         except NotebookProblem:
             return {}
-        return {c["metadata"]["nbgrader"].get("grade_id"): _text(c.get("source", "")) for c in nb.get("cells", [])
+        return {c["metadata"]["nbgrader"].get("grade_id"): source_text(c.get("source", "")) for c in nb.get("cells", [])
                 if isinstance(c, dict) and isinstance(c.get("metadata", {}).get("nbgrader"), dict)}
 
     marked = Path(coursedir.root) / coursedir.autograded_directory / student / assignment

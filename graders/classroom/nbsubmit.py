@@ -6,7 +6,8 @@ a pass. Here the notebook is never executed: it is read as JSON, the source of
 the one cell whose nbgrader grade id is ``<slug>-answer`` (the only graded
 answer, as the notebook tells students) is written to
 ``<work>/<student>/<slug>.py``, and the usual sandboxed batch grades that
-folder (``LAYOUT``, the batch's Layout for nbgrader's submitted/ folder). Other cells (the student's experiments, any top-level statement) are
+folder (``LAYOUT``, the batch's Layout for nbgrader's submitted/ folder). Other cells (the student's
+experiments, any top-level statement) are
 never run.
 
 IPython lines: a ``%magic`` or ``!shell`` line is not Python, so when the answer
@@ -68,7 +69,7 @@ def detect(root: Path) -> bool:
     return False
 
 
-def _text(source) -> str:
+def source_text(source) -> str:
     """A cell's source: nbformat allows a string or a list of lines."""
     if isinstance(source, str):
         return source
@@ -81,7 +82,7 @@ def answer_source(path: Path, slug: str, nb=None) -> str:
     """The source of the one code cell with grade id ``<slug>-answer``; NotebookProblem if none or several.
     ``nb``: the notebook's JSON, when it has been read already."""
     gid = f"{slug}-answer"
-    nb = _read_json(Path(path)) if nb is None else nb
+    nb = read_json(Path(path)) if nb is None else nb
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list):
         raise NotebookProblem("it is not a notebook (no list of cells)")
@@ -99,7 +100,7 @@ def answer_source(path: Path, slug: str, nb=None) -> str:
                               "(a copied answer cell makes the answer ambiguous)")
     if found[0].get("cell_type") != "code":
         raise NotebookProblem(f"its cell {gid!r} is not a code cell")
-    source = _text(found[0].get("source", ""))
+    source = source_text(found[0].get("source", ""))
     if len(source) > MAX_ANSWER_CHARS:
         raise NotebookProblem(f"its answer cell holds {len(source)} characters, more than any answer needs "
                               f"(the limit is {MAX_ANSWER_CHARS})")
@@ -116,14 +117,14 @@ def graded_cells_digest(nb) -> str:
         grading = meta.get("nbgrader") if isinstance(meta, dict) else None
         if isinstance(grading, dict) and isinstance(grading.get("grade_id"), str):
             try:
-                text = _text(cell.get("source", ""))
+                text = source_text(cell.get("source", ""))
             except NotebookProblem:
                 text = "(unreadable)"
             h.update(f"\0{grading['grade_id']}\0{cell.get('cell_type')}\0{len(text)}\0{text}".encode())
     return h.hexdigest()
 
 
-def _read_json(path: Path):
+def read_json(path: Path):
     """The notebook as JSON, read within bounds; NotebookProblem saying why not."""
     try:
         with open(path, "rb") as f:
@@ -208,7 +209,7 @@ def _extract_student(src: Path, student: Student, exercises) -> None:
             continue
         student.notebooks[ex.slug] = nb
         try:
-            parsed = _read_json(nb)
+            parsed = read_json(nb)
             student.graded[ex.slug] = graded_cells_digest(parsed)
             source = answer_source(nb, ex.slug, parsed)
         except NotebookProblem as exc:

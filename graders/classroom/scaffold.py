@@ -41,7 +41,7 @@ GRADER = '''"""Grader for the {slug} exercise: public checks. See docs/writing-a
 
 import numpy as np
 
-from .kit.checks import as_array, call_text, check, expect
+from .kit import as_array, call_text, check, expect
 {checks}'''
 CHECK = '''
 
@@ -54,9 +54,7 @@ def {name}_shape(sub, ref):
 '''
 HIDDEN = '''"""Hidden checks for {slug}: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, as_array, call_text, check, expect_array_close
-from ..kit.props import for_all
-from ..kit.strategies import arrays_any_rank
+from ..kit import arrays_any_rank, as_array, call_text, check, expect_array_close, for_all, reworded
 {checks}'''
 HIDDEN_CHECK = '''
 
@@ -65,10 +63,8 @@ def {name}_agrees(sub, ref):
     def prop(x):
         call = call_text("{name}", x)
         got = as_array(f"{{call}} returned an array that", sub.call("{name}", x), shape=x.shape)
-        try:
+        with reworded(f"called {{call}}: "):
             expect_array_close("the result", ref.{name}(x), got)
-        except Fail as exc:
-            raise Fail(f"called {{call}}: {{exc.message}}") from None
 
     for_all(arrays_any_rank(max_dims=1), prop)
 '''

@@ -1,9 +1,8 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, Mistake, check
-from ..kit.exact import compare, to_expr
-from ..kit.lazy import module
-from ..hand_scores import LETTER, NO_EXP, NO_VALUES, NOT_DIVIDED, SUB, _hint, _pair, _softmax, score_mistakes
+from ..kit import Mistake, check, compare, fail, module, to_expr
+from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, pair_hint,
+                           score_mistakes)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -17,7 +16,7 @@ SECOND = Mistake("a₂ was used for both coordinates; each coordinate of y mixes
 
 def _exact_value(sub, ref, func, index, mistakes):
     """Hidden: value ``index`` of ``func`` must equal the reference exactly."""
-    values = _pair(sub, func)
+    values = answer_pair(sub, func)
     expected = getattr(ref, func)()[index]
     name = f"{LETTER[func]}{SUB[index]} = {func}()[{index}]"
     verdict = compare(sp.sympify(expected), values[index])
@@ -27,8 +26,8 @@ def _exact_value(sub, ref, func, index, mistakes):
     if verdict.outcome == "failed":
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            hint = _hint(exprs, mistakes(ref))
-    raise Fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
+            hint = pair_hint(exprs, mistakes(ref))
+    fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 def _score_mistakes(ref):
@@ -40,7 +39,7 @@ def _weight_mistakes(ref):
     s, a = ref.scaled_scores(), ref.attention_weights()
     weights_of = ((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
                   for m, w in score_mistakes())
-    return tuple((m, _softmax(w)) for m, w in weights_of) + (
+    return tuple((m, exact_softmax(w)) for m, w in weights_of) + (
         (SWAPPED_WEIGHTS, (a[1], a[0])),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s)),

@@ -2,25 +2,20 @@
 
 import numpy as np
 
-from ..kit.checks import Fail, call_text, check, expect_array_close, show
-from ..kit.models import attend
-from ..kit.props import for_all
-from ..kit.strategies import cross_cases, mha_cases
-from ..multi_head import CROSS, CROSS_CATALOGUE, MHA, MHA_CATALOGUE, TOL, _cross, _fixed, _kw, _mha
+from ..kit import attend, call_text, check, cross_cases, expect_array_close, for_all, mha_cases, show
+from ..multi_head import CROSS, CROSS_CATALOGUE, MHA, MHA_CATALOGUE, TOL, cross_of, fixed_inputs, mask_kw, mha_of
 
 
 def _against(sub, name, call, expected, got, catalogue):
     """Fail, with a hint where the probes identify a known mistake."""
-    try:
+    named = "" if name == "the result" else f"{name} = "
+    with catalogue.reworded(sub, f"called {call}; got {named}{show(got)}: ", "."):
         expect_array_close(name, expected, got, **TOL)
-    except Fail as exc:
-        raise Fail(f"called {call}; got {'' if name == 'the result' else name + ' = '}{show(got)}: {exc.message}."
-                   + catalogue.hint(sub)) from None
 
 
 def _mha_against(sub, case, expected):
     x, wq, wk, wv, wo, h, mask = case
-    _against(sub, "the result", call_text(MHA, x, wq, wk, wv, wo, h, **_kw(mask)), expected, _mha(sub, *case),
+    _against(sub, "the result", call_text(MHA, x, wq, wk, wv, wo, h, **mask_kw(mask)), expected, mha_of(sub, *case),
              MHA_CATALOGUE)
 
 
@@ -28,7 +23,7 @@ def _mha_against(sub, case, expected):
 def mha_agrees(sub, ref):
     for_all(mha_cases(), lambda case: _mha_against(sub, case, ref.multi_head_attention(*case)))
     for h, d in ((1, 4), (2, 4), (3, 6), (4, 8), (2, 8)):
-        x, *ws = _fixed(h + d, 4, d)
+        x, *ws = fixed_inputs(h + d, 4, d)
         for mask in (None, np.tri(4, dtype=bool)):
             _mha_against(sub, (x, *ws, h, mask), ref.multi_head_attention(x, *ws, h, mask))
 
@@ -46,9 +41,9 @@ def one_head_is_attention(sub, ref):
 @check("cross_attention agrees with the reference (Y and A)", 1, hidden=True, uses=(CROSS,))
 def cross_agrees(sub, ref):
     def prop(case):
-        y, a = _cross(sub, *case)
+        y, a = cross_of(sub, *case)
         ey, ea = ref.cross_attention(*case)
-        call = call_text(CROSS, *case[:5], **_kw(case[5]))
+        call = call_text(CROSS, *case[:5], **mask_kw(case[5]))
         _against(sub, "A", call, ea, a, CROSS_CATALOGUE)
         _against(sub, "Y", call, ey, y, CROSS_CATALOGUE)
 

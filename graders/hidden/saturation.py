@@ -2,8 +2,8 @@
 
 import math
 
-from ..kit.checks import Fail, check, show
-from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, _top, _var_tol, _variances
+from ..kit import check, show
+from ..saturation import DOT, FIGURES, TOP, TOP_TRIALS, TOP_Z, VAR_TRIALS, top_of, var_tol, variances_of
 
 # Trials per d_k for the figures: the cost of a trial grows with d_k, and the figures at
 # d_k = 256 (0.9326 unscaled, 0.318 scaled) lie far from each other and from every known
@@ -19,16 +19,15 @@ FOUR_KEYS = (0.511702336632417, 1 / (2 * math.sqrt(100_000)))
 def variances_match(sub, ref):
     failures = []
     for seed, d_k in enumerate((16, 64, 256), start=31):
-        call, a, b = _variances(sub, d_k, VAR_TRIALS, seed)
-        tol = _var_tol(d_k)
+        call, a, b = variances_of(sub, d_k, VAR_TRIALS, seed)
+        tol = var_tol(d_k)
         if abs(a - d_k) <= tol and abs(b - 1) <= tol / d_k:
             continue
         which = "first (unscaled)" if abs(a - d_k) > tol else "second (scaled)"
         failures.append(f"{call} returned {show((a, b))}: the {which} value is further from the theory than "
                         f"sampling error over {VAR_TRIALS} trials allows")
     if failures:
-        raise Fail(f"{failures[0]}; {len(failures)} of 3 d_k values fail." + DOT.hint(sub),
-                   fraction=1 - len(failures) / 3)
+        DOT.fail(sub, f"{failures[0]}; {len(failures)} of 3 d_k values fail.", fraction=1 - len(failures) / 3)
 
 
 @check("mean_top_weight matches large simulations, scaled and unscaled", 1, hidden=True, uses=("mean_top_weight",))
@@ -38,7 +37,7 @@ def top_weight_matches(sub, ref):
     failures = []
     for seed, (d_k, n_keys, scaled, figure, precision) in enumerate(cases, start=41):
         trials = TOP_TRIALS_AT[d_k]
-        call, v = _top(sub, d_k, n_keys, trials, seed, scaled)
+        call, v = top_of(sub, d_k, n_keys, trials, seed, scaled)
         tol = TOP_Z / (2 * math.sqrt(trials)) + precision
         if abs(v - figure) <= tol:
             continue
@@ -46,6 +45,6 @@ def top_weight_matches(sub, ref):
         failures.append(f"{call} returned {show(v)}, {side} for an average over {trials} trials (allowed "
                         f"error {tol:.3g})")
     if failures:
-        raise Fail(f"{failures[0]}; {len(failures)} of {len(cases)} settings fail." + TOP.hint(sub),
-                   fraction=1 - len(failures) / len(cases))
+        TOP.fail(sub, f"{failures[0]}; {len(failures)} of {len(cases)} settings "
+                      "fail.", fraction=1 - len(failures) / len(cases))
 

@@ -1,9 +1,7 @@
 """Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
 
-from ..kit.checks import Fail, Mistake, StudentError, check
-from ..kit.exact import compare, to_expr
-from ..kit.lazy import module
-from ..variance_proof import _same, d_k, symbols
+from ..kit import Mistake, StudentError, check, compare, fail, module, to_expr
+from ..variance_proof import d_k, same_at_probes, symbols
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -22,9 +20,9 @@ def _exact(sub, ref, func, mistakes):
         expr, _ = to_expr(value, symbols())
         if expr is not None:
             mistakes = mistakes() if callable(mistakes) else mistakes
-            found = {m for m, wrong in mistakes if _same(expr, sp.sympify(wrong))}
+            found = {m for m, wrong in mistakes if same_at_probes(expr, sp.sympify(wrong))}
             hint = f" {Mistake(found.pop(), None).hint}" if len(found) == 1 else ""
-    raise Fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
+    fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 @check("E[q_i k_i] is exact and right", 0.75, hidden=True, uses=("product_mean",))

@@ -2,10 +2,8 @@
 
 import numpy as np
 
-from ..kit.lazy import st
-from ..kit.checks import Fail, call_text, check, expect, show
-from ..kit.props import for_all
-from ..worked_example import PERCENT, SCALE, _percent, _scaled, scores_and_dk
+from ..kit import call_text, check, expect, for_all, show, st
+from ..worked_example import PERCENT, SCALE, percent_of, scaled_of, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).
 SCALED_FIGURES, SCALED_PREC = np.array([0.791, 3.042, 1.693]), 0.0005
@@ -19,10 +17,10 @@ D_MODEL = 24
 def scale_matches(sub, ref):
     def prop(case):
         raw, d_k = case
-        got, want = _scaled(sub, raw, d_k), ref.scale_scores(raw, d_k)
+        got, want = scaled_of(sub, raw, d_k), ref.scale_scores(raw, d_k)
         if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
-            raise Fail(f"called {call_text('scale_scores', raw, d_k)}; got {show(got)}, which is not the scores "
-                       f"scaled as attention scales them." + SCALE.hint(sub))
+            SCALE.fail(sub, f"called {call_text('scale_scores', raw, d_k)}; got {show(got)}, which is not the scores "
+                            f"scaled as attention scales them.")
 
     for_all(scores_and_dk().filter(lambda c: c[1] > 1), prop, max_examples=20,
             examples=[(np.array([1.0, 2.0]), 4)])
@@ -30,33 +28,32 @@ def scale_matches(sub, ref):
 
 @check("the cat sat: scaled scores and weights", 1, hidden=True, uses=("scale_scores", "softmax_percent"))
 def cat_sat_scaled(sub, ref):
-    got = _scaled(sub, CAT_SAT, D_MODEL)
+    got = scaled_of(sub, CAT_SAT, D_MODEL)
     call = call_text("scale_scores", CAT_SAT, D_MODEL)
     if not np.all(np.abs(got - SCALED_FIGURES) <= SCALED_PREC + 1e-9):
-        raise Fail(f"{call} returned {show(got)}, which does not match the worked example's scaled scores to "
-                   f"3 decimals." + SCALE.hint(sub))
-    call, w = _percent(sub, CAT_SAT, D_MODEL)
+        SCALE.fail(sub, f"{call} returned {show(got)}, which does not match the worked example's scaled scores to "
+                        f"3 decimals.")
+    call, w = percent_of(sub, CAT_SAT, D_MODEL)
     if not np.all(np.abs(w - WEIGHT_FIGURES) <= WEIGHT_PREC + 1e-9):
-        raise Fail(f"{call} returned {show(w)}, which does not match the worked example's weights to 0.1 %."
-                   + PERCENT.hint(sub), fraction=0.5)
+        PERCENT.fail(sub, f"{call} returned {show(w)}, which does not match the worked example's weights to 0.1 "
+                          "%.", fraction=0.5)
 
 
 @check("the cat sat: without scaling the softmax saturates", 0.5, hidden=True, uses=("softmax_percent",))
 def cat_sat_unscaled(sub, ref):
-    call, w = _percent(sub, CAT_SAT, D_MODEL, scaled=False)
+    call, w = percent_of(sub, CAT_SAT, D_MODEL, scaled=False)
     if not np.all(np.abs(w - SATURATED_FIGURES) <= WEIGHT_PREC + 1e-9):
-        raise Fail(f"{call} returned {show(w)}, which does not match the worked example's unscaled weights to "
-                   f"0.1 %." + PERCENT.hint(sub))
+        PERCENT.fail(sub, f"{call} returned {show(w)}, which does not match the worked example's unscaled weights to "
+                          f"0.1 %.")
 
 
 @check("softmax_percent agrees with the reference", 0.5, hidden=True, uses=("softmax_percent",))
 def percent_matches(sub, ref):
     def prop(case):
         (raw, d_k), scaled = case
-        call, got = _percent(sub, raw, d_k, scaled)
+        call, got = percent_of(sub, raw, d_k, scaled)
         if not np.allclose(got, ref.softmax_percent(raw, d_k, scaled=scaled), rtol=1e-7, atol=1e-9):
-            raise Fail(f"called {call}; got {show(got)}, which are not the attention weights in percent."
-                       + PERCENT.hint(sub))
+            PERCENT.fail(sub, f"called {call}; got {show(got)}, which are not the attention weights in percent.")
 
     for_all(st.tuples(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1), st.booleans()), prop, max_examples=20)
 

@@ -1,11 +1,22 @@
 """What a grader is written with: the vocabulary of graders/<slug>.py.
 
-    checks.py      @check, Fail, the expect_* helpers, and the names a check meets
+A grader imports what it uses from here (``from .kit import check, expect, ...``; a hidden
+grader ``from ..kit import ...``): ``__all__`` below is that vocabulary, and each module
+below declares its own ``__all__``.
+
+A check passes by returning. It fails through kit, never by raising ``Fail`` itself:
+``expect(condition, message)``, or ``fail(message)`` where the check's own ``if`` found the fault;
+``catalogue.expect(sub, ...)`` and ``catalogue.fail(sub, ...)`` instead wherever a known mistake may
+be the cause (they add the hint of the mistake the probes identify); and the expect_* helpers
+(expect_tuple, expect_array_close, as_array, expect_raises), whose message ``reworded(before, after)``
+(or ``catalogue.reworded``) puts in the words of the call that gave the value.
+
+    checks.py      @check, Fail, expect and fail, the expect_* helpers, and the names a check meets
                    (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
                    (Catalogue.call adds it to what the student's code raised); advice, a
-                   cause a check states on its own observation; aside, for calls that gather
-                   that evidence without replacing what the failing call printed
+                   cause a check states on its own observation; aside and array_aside, for calls
+                   that gather that evidence without replacing what the failing call printed
     raises.py      expect_raises: a required exception, from the student's raise or a library's,
                    read from what the worker reported (the grader decides, never the worker)
     props.py       for_all: a property checked with Hypothesis under fixed settings
@@ -17,8 +28,38 @@
     parse.py       the whitelisting parser that rebuilds exact answers from text
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
-    models.py      models of known mistakes of attention, for the graders' hints
+    models.py      models of known mistakes of attention, for the graders' hints, and the one
+                   wording of np.exp's overflow (NO_SHIFT, overflow)
 
 May import: kit/ and sandbox/ (for the errors, the wire's value types and the installed versions), nothing
 else.
 """
+
+from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, array_aside,
+                     as_array, as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail,
+                     reworded, show)
+from .exact import TimeUp, compare, time_limit, to_expr
+from .lazy import hnp, module, st
+from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, weights
+from .props import for_all
+from .raises import advise, expect_raises
+from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
+                         masked_case, mha_cases, permutations, permuted_case, qkv)
+
+__all__ = [
+    # a check, and how it passes or fails
+    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
+    # naming a mistake on evidence
+    "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
+    # the one wording of the overflow of np.exp: a hint's, and advice's
+    "NO_SHIFT", "EXP_RANGE", "overflow",
+    # what a student's call gives back or raises, and how feedback shows it
+    "StudentError", "NumpyScalar", "Rng", "SympyText", "call_text", "show",
+    # required exceptions
+    "expect_raises", "advise",
+    # properties, and the strategies that draw their inputs
+    "for_all", "st", "hnp", "floats", "arrays_any_rank", "array_and_axis", "qkv", "masked_case", "future_change",
+    "permuted_case", "permutations", "mha_cases", "causal_cases", "cross_cases",
+    # exact answers
+    "compare", "to_expr", "time_limit", "TimeUp", "module",
+]

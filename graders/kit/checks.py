@@ -5,10 +5,11 @@ A grader (graders/<slug>.py) is a module of functions decorated with
 ``sub.call(name, *args)`` returns plain validated data) and ``ref`` (the
 reference solution module, imported in the trusted parent; ``None`` where the
 solutions are not shipped, which only hidden checks need). A check passes by
-returning; it fails by raising ``Fail`` (usually through the ``expect_*``
-helpers below, and ``expect_raises`` in raises.py), with a message that speaks
-to the student and never states the answer. ``Fail`` with ``fraction=1.0`` is a
-pass with a message (advice, raises.py's ``advise``).
+returning; it fails through ``expect`` or ``fail`` (``Catalogue.expect`` and
+``Catalogue.fail`` where a known mistake may be the cause), or the ``expect_*``
+helpers below and ``expect_raises`` in raises.py, with a message that speaks to
+the student and never states the answer. They raise ``Fail``; graders never do.
+``Fail`` with ``fraction=1.0`` is a pass with a message (advice, raises.py's ``advise``).
 
 Helpers take the expected value first, then the student's (PrairieLearn's
 order), and name the variable in their messages.
@@ -24,6 +25,10 @@ import numpy as np
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
 from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
+
+__all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
+           "expect_array_close", "advice", "Mistake", "Catalogue", "aside", "array_aside", "submission_of", "HINTS",
+           "ADVICE", "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
 
 
 @dataclass(frozen=True)
@@ -56,17 +61,25 @@ class Fail(Exception):
 
 # ------------------------------------------------------------------ helpers
 def expect(condition: bool, message: str, fraction: float = 0.0):
+    """Fail with ``message`` (and ``fraction`` of the points) unless ``condition`` holds."""
     if not condition:
         raise Fail(message, fraction)
 
 
-def expect_exact(name: str, expected, actual, *, symbols=None):
-    """``actual`` must equal the exact SymPy value ``expected`` (see exact.py)."""
-    from .exact import compare  # SymPy is imported only by the exercises with exact answers
+def fail(message: str, fraction: float = 0.0, outcome: str = "failed"):
+    """Fail with ``message``: ``expect`` for a check whose own ``if`` found the fault. ``outcome``:
+    "partial", or "undecided" when it is left for a person to check."""
+    raise Fail(message, fraction, outcome)
 
-    verdict = compare(expected, actual, symbols=symbols)
-    if verdict.fraction < 1.0:
-        raise Fail(f"{name}: {verdict.message}", verdict.fraction, verdict.outcome)
+
+@contextmanager
+def reworded(before: str = "", after: str = ""):
+    """A failure inside (a kit helper's, as_array's or expect_array_close's) comes out as ``before``, its
+    message, then ``after``: in the words of the call that gave the value."""
+    try:
+        yield
+    except Fail as exc:
+        raise Fail(before + exc.message + after) from None
 
 
 def expect_tuple(name: str, length: int, actual) -> tuple:
@@ -105,18 +118,6 @@ def as_bool_array(name: str, value, *, shape) -> np.ndarray:
     if value.shape != tuple(shape):
         raise Fail(f"{name} should have shape {tuple(shape)}; got {value.shape}")
     return value
-
-
-def expect_close(name: str, expected: float, actual, *, atol: float, what: str = ""):
-    """A number within ``atol`` of ``expected``; the message says how far off, not the target."""
-    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
-        raise Fail(f"{name} should be a number; got {show(actual)}")
-    if not np.isfinite(actual):
-        raise Fail(f"{name} is {actual!r}")
-    if abs(actual - expected) > atol:
-        side = "too large" if actual > expected else "too small"
-        raise Fail(f"{name} is {show(float(actual))}, {side}{' ' + what if what else ''} "
-                   f"(allowed error {atol:.3g})")
 
 
 def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, rtol=1e-7, atol=1e-9):
@@ -228,11 +229,26 @@ class Catalogue:
         found = known[id(self)]
         return f" {found.hint}" if found else ""
 
-    def fail(self, sub, message: str, advice: str = ""):
+    def fail(self, sub, message: str, advice: str = "", *, fraction: float = 0.0):
         """Fail with ``message`` and the hint of the mistake the probes identify; without one, with
         ``advice`` (registered with ``advice()``), which only the check's own observation may justify
-        (the result *was* infinite), never the check's title alone. The hint and the advice are never both given."""
-        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")))
+        (the result *was* infinite), never the check's title alone. The hint and the advice are never
+        both given. The way a check of this function fails, wherever a known mistake may be the cause."""
+        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")), fraction) from None
+
+    def expect(self, sub, condition: bool, message: str, advice: str = ""):
+        """``expect``, with the hint (or ``advice``) of ``fail`` when ``condition`` does not hold."""
+        if not condition:
+            self.fail(sub, message, advice)
+
+    @contextmanager
+    def reworded(self, sub, before: str = "", after: str = ""):
+        """``reworded``, with the hint of ``fail``: a failure inside comes out as ``before``, its message,
+        ``after`` and the hint of the mistake the probes identify."""
+        try:
+            yield
+        except Fail as exc:
+            self.fail(sub, before + exc.message + after)
 
     def same(self, a, b) -> bool:
         """Equal answers: equal structure, and numbers equal within the tolerances."""
@@ -265,6 +281,17 @@ def aside(sub):
     finally:
         if printed is not None:
             inner.printed = printed
+
+
+def array_aside(sub, func: str, *args, shape=None, **kwargs):
+    """The student's ``func(*args, **kwargs)``, called ``aside`` to gather evidence for a failure
+    already found, as a finite float array (of ``shape``); None when that call raises or gives
+    anything else, since evidence that cannot be read confirms nothing."""
+    try:
+        with aside(sub):
+            return as_array("", sub.call(func, *args, **kwargs), shape=shape)
+    except (Fail, StudentError):
+        return None
 
 
 def submission_of(sub):

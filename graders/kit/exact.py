@@ -29,6 +29,8 @@ from .lazy import module
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
 
+__all__ = ["compare", "to_expr", "Verdict", "time_limit", "TimeUp", "ParseError", "parse"]
+
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
 PROBES = (1, 2, 3, 7, 64)  # where graders evaluate an answer with symbols (d_k)

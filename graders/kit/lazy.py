@@ -25,6 +25,8 @@ import importlib
 import importlib.util
 import sys
 
+__all__ = ["st", "hnp", "module", "load", "ready", "grading", "resolve", "Deferred"]
+
 
 _SETTINGS = []  # the grading settings, once Hypothesis is imported
 

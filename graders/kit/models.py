@@ -10,6 +10,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import advice
+
+__all__ = ["weights", "masked", "attend", "heads", "EXP_RANGE", "NO_SHIFT", "overflow"]
+
+# The one wording of the mistake every softmax of the exercises can make, and of the advice that goes
+# with an infinite result: np.exp of the scores as they are.
+EXP_RANGE = "np.exp overflows to inf beyond about 709, or underflows to 0 below about -745, on the scores as they are"
+NO_SHIFT = ("np.exp is taken of the entries as they are, and it overflows to inf for large ones: subtract the "
+            "maximum along the axis first (for one row of scores, subtract the largest score first); it does not "
+            "change the softmax")  # a Mistake's ``says``: the hint "It looks like ..."
+
+
+def overflow(largest: str) -> str:
+    """The advice for a result that was not finite (registered with ``advice``): EXP_RANGE, then the fix,
+    subtracting ``largest`` ("each row's maximum score") before np.exp."""
+    return advice(f"{EXP_RANGE}: subtract {largest} before np.exp (it does not change the softmax).")
+
 
 def weights(s, norm="rows", axis=-1):
     """Softmax of ``s`` along ``axis`` ("rows"), down the other axis of a matrix ("columns"),
@@ -56,7 +73,8 @@ def heads(x, wq, wk, wv, wo, h, mask=None, *, divide_by="d_k", take="blocks", pu
            project="W_o", **att):
     """Multi-head attention with one known mistake switched on: each head's scores divided by
     √d_model, not at all or by d_k; heads taken from interleaved columns or from rows (tokens); put
-    back interleaved, in reverse order or by a reshape of (n_heads, N, d_k) that mixes tokens; W_o left out or transposed; or a mistake of ``attend``."""
+    back interleaved, in reverse order or by a reshape of (n_heads, N, d_k) that mixes tokens; W_o left
+    out or transposed; or a mistake of ``attend``."""
     n, d = x.shape
     dk = d // h
     blocks, inter = [slice(j * dk, (j + 1) * dk) for j in range(h)], [slice(j, None, h) for j in range(h)]

@@ -16,6 +16,8 @@ from .checks import Fail
 from .lazy import grading, ready, resolve
 from .mode import NeedLive, current_mode
 
+__all__ = ["for_all"]
+
 
 def __getattr__(name):  # GRADING, the settings every property runs under, made on first use
     if name == "GRADING":

@@ -18,6 +18,8 @@ import numpy as np
 
 from .checks import Fail, Raised, advice, show
 
+__all__ = ["expect_raises", "advise", "raise_statement", "NOT_RAISED_HERE"]
+
 NOT_RAISED_HERE = advice("the error came from a call that line makes, not from a raise statement of yours")
 
 

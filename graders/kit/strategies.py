@@ -13,6 +13,10 @@ import numpy as np
 
 from .lazy import hnp, st  # Hypothesis only when a property is drawn live
 
+__all__ = ["BOUND", "floats", "matrices", "arrays_any_rank", "array_and_axis", "qkv", "masks", "permutations",
+           "masked_case", "future_change", "permuted_case", "TOKEN_VALUES", "bool_masks", "mha_cases",
+           "causal_cases", "cross_cases"]
+
 BOUND = 10.0
 
 

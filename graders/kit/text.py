@@ -9,6 +9,8 @@ import numpy as np
 
 from ..sandbox.wire import Rejected, SympyText
 
+__all__ = ["show", "call_text", "show_array", "digest", "Memo", "THRESHOLD"]
+
 
 THRESHOLD = 60  # arrays with more elements are summarised
 
