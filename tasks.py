@@ -127,6 +127,8 @@ def main(argv) -> int:
         return 0
     if command == "instructor":
         setup("course")
+        print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade course build' "
+              f"(README: Running the course with nbgrader)", flush=True)
         return 0
     if command == "lessons":
         return lessons()

@@ -187,3 +187,27 @@ def test_an_honest_class_raises_no_integrity_flag_and_a_copy_does(tmp_path, caps
     said = capsys.readouterr().out
     assert "ann softmax.py: identical answers: the same softmax answer as bob" in said
     assert "bob softmax.py: identical answers: the same softmax answer as ann" in said
+
+
+@pytest.mark.parametrize("width", [None, 80])
+def test_the_summary_fits_the_terminal_and_says_the_same(klass, tmp_path, capsys, monkeypatch, width):
+    """At 80 columns no line of the summary is wider but a path (its Isolation line is some 330 characters);
+    wrapped, it says word for word what it says unwrapped, as it is when not on a terminal."""
+    import graders.grading.report as report
+
+    subs, out = klass
+    target = tmp_path / "graded"
+    shutil.copytree(out, target)
+    monkeypatch.setattr(report, "terminal_width", lambda stream=None: width)
+    first = min(p.name for p in subs.iterdir())
+    assert main(["grade", str(subs), "--out", str(target), "--no-progress", "--force", "--student", first]) == 0
+    said = capsys.readouterr().out
+    lines = said.splitlines()
+    isolation = next(i for i, line in enumerate(lines) if line.startswith("Isolation: "))
+    if width is None:
+        assert len(lines[isolation]) > 200  # one line, as written
+    else:
+        wide = [line for line in lines if len(line) > width and " " in line.strip()]  # a long path is one word
+        assert not wide, wide
+        assert lines[isolation + 1].startswith("  ")  # continued, two spaces in
+    assert " ".join(said.split()).count("a seccomp filter") == 1

@@ -13,7 +13,7 @@
     analysis.py     how a class did: item analysis, known mistakes, errors by cause
     classreport.py  attn-grade report: all of that as one self-contained HTML file with plots
     export.py       attn-grade export: grades per assignment for an LMS (Canvas's CSV, or plain)
-    nbscores.py     the grades an nbgrader course gives (hand marks in, late penalty off), for export
+    nbscores.py     the grades an nbgrader course gives (hand marks in, less the late penalty), for export
     gradescope.py   attn-grade gradescope: a Gradescope autograder archive, and what runs in it
     gsresults.py    its results.json: what a student sees, and when
     owner_only.py   what run_autograder does first: the solutions, hidden checks and plans made owner-only

@@ -5,8 +5,9 @@
   "Points Possible", gives each assignment's points; then a row per student.
   Canvas matches a row to a student by one of its ID columns: our student id
   goes in the one ``--id-column`` names (SIS Login ID by default), and in
-  Student, unless the nbgrader course's roster names the student ("Last, First"). A column whose name matches no Canvas assignment makes a new one;
-  to fill an existing assignment, name the column as Canvas's own export does,
+  Student, unless the nbgrader course's roster names the student ("Last,
+  First"). A column whose name matches no Canvas assignment makes a new one; to
+  fill an existing assignment, name the column as Canvas's own export does,
   "Title (id)", with ``--column part1_scores="Part 1 (1234)"``.
 * ``csv``: one row per student and assignment: student, assignment, score,
   max_score.
@@ -14,7 +15,7 @@
 Several OUT folders (``graded/*``, one per assignment) make one file, with a
 column (or rows) per assignment. Scores are the points of OUT; with
 ``--nbgrader-course`` they are the course's grades instead (nbscores.py): hand-
-marked points in, late penalty off, as ``nbgrader export`` gives them, and a
+marked points in, less the late penalty, as ``nbgrader export`` gives them, and a
 grade that still waits for marking by hand is refused (or, with
 ``--allow-ungraded``, left empty). Cells that a spreadsheet would run as a
 formula get a leading quote, as in gradebook.csv.
@@ -127,7 +128,7 @@ def register(subparsers) -> None:
         description="Read the folder(s) 'attn-grade grade' wrote and write their grades per assignment: "
                     "'canvas' is Canvas's gradebook CSV (import it in Canvas: Grades, Import), 'csv' one row "
                     "per student and assignment. Several folders (one per assignment) make one file. With "
-                    "--nbgrader-course the grades are the course's: hand-marked points in, late penalty off.",
+                    "--nbgrader-course the grades are the course's: hand-marked points in, less the late penalty.",
         epilog="examples:\n  attn-grade export graded/* --format canvas --to canvas.csv\n"
                "  attn-grade export graded/* --format canvas --nbgrader-course course/\n"
                "  attn-grade export graded/ --format canvas --column part1_scores='Part 1 (1234)'",

@@ -18,6 +18,7 @@ from ..grading.batch import FOLDERS, BatchError, Options, discover, exercises_of
 from ..grading.batch import run as run_batch
 from ..grading.preflight import NoSandbox
 from ..grading.outfiles import student_id
+from ..grading.report import fit_lines
 from . import nbsubmit
 
 __all__ = ["Options", "layout_of", "run", "register"]
@@ -143,7 +144,7 @@ def _integrity(opts: Options, course, differences) -> None:
     flags = integrity.scan(opts.submissions, layout.name, release, exercises_of(opts, layout))
     flags += integrity.unhardened(differences)
     integrity.write(opts.out, flags)
-    print(integrity.summary(flags))
+    print(fit_lines(integrity.summary(flags)))
 
 
 def _nbgrader_preflight(parser, args, subs, out):

@@ -39,6 +39,7 @@ from .. import registry
 from .digest import student_digest
 from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
 from .preflight import NoSandbox, preflight  # noqa: F401 - NoSandbox: part of what run() raises
+from .report import fit_lines
 from .summary import summary
 
 
@@ -213,7 +214,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     handed_in = {student_id(entry[0]) for entry in everyone}
     book = [n for n in _graded(opts.out) if n in handed_in]
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
-    say(summary(opts.out, book, facts, layout.description, exercises))
+    say(fit_lines(summary(opts.out, book, facts, layout.description, exercises)))  # Isolation: a long line
     return facts
 
 

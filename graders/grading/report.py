@@ -74,6 +74,13 @@ def terminal_width(stream=None):
     return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns)
 
 
+def fit_lines(text: str, hang: int = 2) -> str:
+    """Each line of ``text`` wrapped to the terminal (as it is when stdout is not one), its
+    continuation lines ``hang`` spaces further in: what a command says at its end."""
+    width = terminal_width()
+    return "\n".join(part for line in text.split("\n") for part in wrap(line, 0, width, hang))
+
+
 def wrap(text: str, indent: int, width, hang: int = 0, keep=None) -> list:
     """``text`` indented by ``indent`` spaces, wrapped at spaces to ``width`` (None: not wrapped);
     continuation lines line up ``hang`` further in, under the text they continue. Never inside
