@@ -141,7 +141,7 @@ def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
     """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
     sandbox said of itself, as soon as it said it (so a grader that fails can still tell)."""
     from ..grading.engine import grade_file, import_timeout, ungraded
-    from ..sandbox.handle import Worker, isolated
+    from ..sandbox.handle import Worker
     from ..sandbox.zygote import Jail
 
     start, timeout = time.monotonic(), float(config.get("timeout", 10.0))
@@ -153,16 +153,16 @@ def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
         with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
             try:
                 worker.ensure()
-                if not isolated(worker.sandbox.get("protections")) and not config.get("allow_unisolated"):
+                if not worker.sandbox.isolated and not config.get("allow_unisolated"):
                     raise Unisolated("the sandbox here cannot keep a submission from the solutions: "
-                                     + "; ".join(worker.sandbox.get("missing", [])))
+                                     + "; ".join(worker.sandbox.missing))
                 for slug in config["exercises"]:
                     if slug in problems:
                         results.append(ungraded(slug, *problems[slug]))
                     else:
                         results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
             finally:
-                box = dict(worker.sandbox)
+                box = worker.sandbox.as_dict()
                 if seen is not None:
                     seen["box"] = box
     from .gsresults import for_gradescope

@@ -83,8 +83,8 @@ class Session:
                             worker=worker)
         if result.missing:
             explain_missing(result, target)
-        self.protections = worker.sandbox.get("protections") or self.protections
-        kept.put(target.slug, result, worker.sandbox.get("protections"))
+        self.protections = worker.sandbox.protections or self.protections
+        kept.put(target.slug, result, worker.sandbox.protections)
         return result
 
     def forget(self, folder: Path) -> None:

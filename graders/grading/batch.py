@@ -148,7 +148,7 @@ def grade_student(task: Task):
                 result = grade_file(ex.slug, Path(task.folder) / f"{ex.slug}.py", call_timeout=opts.timeout,
                                     worker=worker, budget=budget)
                 results.append(with_notes(result, task.notes.get(ex.slug, ())))
-        sandbox = dict(worker.sandbox)
+        sandbox = worker.sandbox.as_dict()  # {} where no sandbox was started (nothing handed in)
     facts = {
         "scores": {r.exercise: r.points for r in results},
         "full": {r.exercise: r.points >= r.max_points for r in results},

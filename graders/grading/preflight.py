@@ -18,7 +18,7 @@ def preflight(opts, say=print) -> dict:
     """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
     records}. A sandbox that cannot start, or one that cannot isolate students (unless
     ``allow_unisolated``), stops the run before any result is written (NoSandbox)."""
-    from ..sandbox.handle import isolated, probe
+    from ..sandbox.handle import probe
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
     try:
@@ -27,14 +27,14 @@ def preflight(opts, say=print) -> dict:
         raise NoSandbox(f"{exc}; nobody was graded") from None
     finally:
         shared().close()  # the job processes start zygotes of their own
-    flags = report.get("protections", {})
-    ok = isolated(flags)
+    flags = report.protections
+    ok = report.isolated
     if not ok and not opts.allow_unisolated:
-        raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.get("missing", [])) +
+        raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.missing) +
                          ". Their code could read the solutions and each other's files. Grade where namespaces "
                          "or Landlock are available (see the README, 'Isolation of student code'), or pass "
                          "--allow-unisolated to grade anyway (every results.json will say so)")
     if not ok:
-        say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.get("missing", [])))
+        say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.missing))
     return {"isolated": ok, "isolation": {"protections": flags, "isolated": ok,
                                           "allowed_unisolated": bool(opts.allow_unisolated and not ok)}}

@@ -60,7 +60,7 @@ def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
     import csv
     import io
 
-    from ..sandbox.handle import isolated
+    from ..sandbox.report import isolated
 
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     now = len(facts) if facts is not None else len(students)

@@ -25,6 +25,7 @@ In the grading process, the parent's side:
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
     resident.py    the learner's zygote, which outlives a command: its socket, its key, stop
     handle.py      Worker: the parent's handle on one student's sandbox
+    report.py      SandboxReport: what a sandbox says of itself, validated once, read as fields
     box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     clock.py       when a call has timed out: the sandbox's CPU time as /proc counts it, not a busy wall clock
     submission.py  Submission: one student file loaded in a Worker, called with plain data

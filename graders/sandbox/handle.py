@@ -22,6 +22,7 @@ from . import worker as protocol
 from .box import Box
 from .clock import Stopwatch
 from .errors import Crashed, Timeout
+from .report import SandboxReport, isolated  # noqa: F401 - isolated: for who reads flags back from results
 from .zygote import Jail, SandboxFailed, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
@@ -73,7 +74,7 @@ class Worker:
         self.generation = 0  # how many processes this worker has had
         self.exit_code = None
         self.out_of_memory = False  # the last process was killed by the sandbox's memory limit
-        self.sandbox = {}  # what the sandbox says of itself: measures, missing, taken, notes
+        self.sandbox = SandboxReport()  # what the sandbox says of itself, once it has said it
         self.files = set()  # exercise files imported in the current process
         self.first = []  # files the sandbox must take before any other (``want``)
         self._wanted_anew = set()
@@ -90,17 +91,16 @@ class Worker:
         sandbox that takes it first, once."""
         if name not in self.first:
             self.first.append(name)
-        taken = self.sandbox.get("taken")
-        if self.box is not None and isinstance(taken, list) and name not in taken \
-                and name not in self._wanted_anew and self.sandbox.get("notes"):
+        taken = self.sandbox.taken
+        if self.box is not None and taken is not None and name not in taken \
+                and name not in self._wanted_anew and self.sandbox.notes:
             self._wanted_anew.add(name)
             self.kill()
 
     @property
     def notes(self) -> list:
         """What the sandbox left out of the student's folder, in words."""
-        notes = self.sandbox.get("notes")
-        return [str(n)[:500] for n in notes[:10]] if isinstance(notes, list) else []
+        return list(self.sandbox.notes)
 
     @property
     def alive(self):
@@ -145,7 +145,7 @@ class Worker:
         if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
             raise Crashed("the worker sent a malformed greeting")
-        self.sandbox = hello.get("sandbox") if isinstance(hello.get("sandbox"), dict) else {}
+        self.sandbox = SandboxReport.read(hello.get("sandbox"))
 
     def _fork(self) -> bool:
         """Ask the sandbox's init for a fresh process on four new pipes."""
@@ -285,10 +285,9 @@ class Worker:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
-def probe(limits=None) -> dict:
-    """What a sandbox is here: the report of one started on an empty folder ({"measures",
-    "missing", "protections"}), before a class is graded. Raises SandboxFailed, naming the
-    cause, where none can be started."""
+def probe(limits=None) -> SandboxReport:
+    """What a sandbox is here: the report of one started on an empty folder, before a class is
+    graded. Raises SandboxFailed, naming the cause, where none can be started."""
     import tempfile
 
     from .zygote import Limits
@@ -296,15 +295,7 @@ def probe(limits=None) -> dict:
     with tempfile.TemporaryDirectory(prefix="attn-grade-probe-") as empty:
         with Worker(empty, jail=Jail.for_folder(empty, limits=limits or Limits())) as worker:
             worker.ensure()
-            return dict(worker.sandbox)
-
-
-def isolated(protections) -> bool:
-    """Whether a sandbox with ``protections`` (confine.py's flags) keeps a student's code from
-    other students and the grader: it can open no file but the system's and its own, and can
-    signal no process outside it."""
-    return isinstance(protections, dict) and protections.get("files") is True \
-        and protections.get("signals") is True
+            return worker.sandbox
 
 
 SETTINGS = {  # what each setting of the sandbox (confine.py, become_student) keeps from your code
