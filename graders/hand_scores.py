@@ -16,7 +16,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import Mistake, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module, time_limit, to_expr
+from .kit import (Mistake, Outcome, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module, time_limit,
+                  to_expr)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -158,9 +159,9 @@ def weights_sum_to_one(sub, ref):
         fail(f"your weights {_show(a)} add up to 1 only up to rounding: they are floats; "
              f"give exact SymPy values (sympy.exp, sympy.sqrt) so the sum is exactly 1",
              verdict.fraction, verdict.outcome)
-    if verdict.outcome == "undecided":
+    if verdict.outcome == Outcome.UNDECIDED:
         fail(f"SymPy could not decide whether a₁ + a₂ = 1 for your weights {_show(a)}; "
-             f"it is left for a person to check", 0.0, "undecided")
+             f"it is left for a person to check", 0.0, Outcome.UNDECIDED)
     z = _num(total) or complex("nan")
     fail(f"a₁ + a₂ should be exactly 1, but your weights {_show(a)} add up to {z.real:.6g}")
 
@@ -212,4 +213,4 @@ def values_match_their_digests(sub, ref):
              + hint, credit / 6)
     if credit < 6:
         fail("every value is numerically right, but some are floats: give exact SymPy values "
-             "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, "partial")
+             "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, Outcome.PARTIAL)

@@ -9,7 +9,7 @@ exactly with the reference and name the common mistake a wrong answer matches.
 import cmath
 from functools import lru_cache
 
-from .kit import Fail, Mistake, StudentError, TimeUp, check, fail, module, time_limit, to_expr
+from .kit import Fail, Mistake, Outcome, StudentError, TimeUp, check, fail, module, time_limit, to_expr
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -98,7 +98,7 @@ def answers_are_values(sub, ref):
     if floats:
         fail(f"{'; '.join(floats)}: {'this is a float' if len(floats) == 1 else 'these are floats'}, and an "
              f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
-             f"decimal)", 0.5, "partial")
+             f"decimal)", 0.5, Outcome.PARTIAL)
 
 
 @check("dot_variance is an expression in d_k", 0.5, uses=("dot_variance",))

@@ -14,6 +14,8 @@ now. run_autograder's stdout is shown to instructors only
 
 from __future__ import annotations
 
+from ..kit.outcomes import Outcome
+
 # When students see the hidden checks (--hidden-visibility), in the words of the top-level output.
 SHOWN = {"hidden": "count toward your total; only your instructor sees them",
          "after_due_date": "are shown, with your total, after the due date (the late due date, if there is one)",
@@ -29,7 +31,7 @@ def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | 
             tests.append({
                 "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
                 "max_score": c.max_points, "status": "passed" if c.passed else "failed",
-                "output": c.message if c.outcome != "undecided" else f"Undecided: {c.message}",
+                "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
                 "visibility": "visible" if c.visibility == "public" else hidden_visibility,
                 "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome}})
     everything = hidden_visibility == "visible"

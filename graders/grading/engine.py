@@ -18,6 +18,7 @@ from pathlib import Path
 from .. import registry
 from ..kit import remember
 from ..kit.checks import Fail, submission_of
+from ..kit.outcomes import Outcome
 from ..kit.text import call_text
 from ..sandbox.errors import StudentError
 from ..sandbox.handle import Worker
@@ -161,7 +162,7 @@ def with_notes(result: ExerciseResult, notes) -> ExerciseResult:
     """Notes on how the answer was read, as checks worth nothing, so every report shows them."""
     for note in notes:
         result.checks.append(CheckResult(result.exercise, "notebook: how the answer cell was read", 0.0, 0.0,
-                                         "passed", note, "public"))
+                                         Outcome.PASSED, note, "public"))
     return result
 
 
@@ -173,7 +174,7 @@ def with_printed(check: CheckResult, printed: str) -> CheckResult:
     return replace(check, message=f"{check.message}\nyour code printed (last lines of that call):\n{shown}")
 
 
-def _zero(slug, fn, message, outcome="failed"):
+def _zero(slug, fn, message, outcome=Outcome.FAILED):
     s = fn.spec
     return CheckResult(slug, s.name, 0.0, s.points, outcome, message, "hidden" if s.hidden else "public")
 
@@ -201,9 +202,9 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
         _execute(slug, fn, sub, ref, replay)
     except Fail as exc:
         points = round(s.points * max(0.0, min(1.0, exc.fraction)), 6)
-        outcome = exc.outcome if exc.fraction < 1 else "passed"
-        if 0 < exc.fraction < 1 and outcome == "failed":
-            outcome = "partial"
+        outcome = exc.outcome if exc.fraction < 1 else Outcome.PASSED
+        if 0 < exc.fraction < 1 and outcome == Outcome.FAILED:
+            outcome = Outcome.PARTIAL
         return CheckResult(slug, s.name, points, s.points, outcome, exc.message,
                            "hidden" if s.hidden else "public")
     except StudentError as exc:
@@ -212,8 +213,8 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
         raise
     except Exception as exc:  # noqa: BLE001 - a bug in a grader must not sink the whole run
         return _zero(slug, fn, f"the grader itself failed on this check ({type(exc).__name__}: {exc}); "
-                               f"this is not your fault, please report it", outcome="error")
-    return CheckResult(slug, s.name, s.points, s.points, "passed", "", "hidden" if s.hidden else "public")
+                               f"this is not your fault, please report it", outcome=Outcome.ERROR)
+    return CheckResult(slug, s.name, s.points, s.points, Outcome.PASSED, "", "hidden" if s.hidden else "public")
 
 
 # Recorded checks, reused for every file: in memory, and on disk where no sandbox can see it.

@@ -19,8 +19,11 @@ import shutil
 import sys
 import textwrap
 
+from ..kit.outcomes import Outcome
+
 GREEN, RED, YELLOW, BOLD, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
-MARKS = {"passed": "✓", "partial": "◐", "undecided": "?", "error": "!", "failed": "✗"}
+MARKS = {Outcome.PASSED: "✓", Outcome.PARTIAL: "◐", Outcome.UNDECIDED: "?", Outcome.ERROR: "!",
+         Outcome.FAILED: "✗"}
 MIN_WIDTH = 40
 PAGE_WIDTH = 76  # columns of text on a page: nbgrader's feedback shows 77 in a window 800 px wide
 
@@ -117,7 +120,7 @@ def _unglued(lines: list) -> list:
 
 
 def _check_lines(c, color, width) -> list:
-    code = {"passed": GREEN, "partial": YELLOW, "undecided": YELLOW}.get(c.outcome, RED)
+    code = {Outcome.PASSED: GREEN, Outcome.PARTIAL: YELLOW, Outcome.UNDECIDED: YELLOW}.get(c.outcome, RED)
     tag = "" if c.visibility == "public" else " (hidden)"
     mark = MARKS.get(c.outcome, "✗")
     head = wrap(f"{mark} {c.name}{tag}  [{pts(c.points)}/{pts(c.max_points)}]", 2, width, hang=2)

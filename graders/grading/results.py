@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from ..kit.outcomes import Outcome
+
 MAX_CHECK_TEXT = 4_000  # characters of feedback one check may give
 MAX_FILE_TEXT = 32_000  # characters of feedback one exercise file may give, all checks together
 # Control characters (but newline and tab), DEL, C1 controls and the bidirectional-text controls:
@@ -36,13 +38,16 @@ class CheckResult:
     name: str
     points: float
     max_points: float
-    outcome: str  # passed | failed | partial | undecided | error
+    outcome: Outcome  # a stored word is read back as one
     message: str
     visibility: str  # public | hidden
 
+    def __post_init__(self):
+        object.__setattr__(self, "outcome", Outcome.read(self.outcome))
+
     @property
     def passed(self) -> bool:
-        return self.outcome == "passed"
+        return self.outcome == Outcome.PASSED
 
 
 @dataclass
@@ -92,7 +97,7 @@ def to_gradescope(results, *, include_timing: bool = False) -> dict:
                 "score": c.points,
                 "max_score": c.max_points,
                 "status": "passed" if c.passed else "failed",
-                "output": c.message if c.outcome != "undecided" else f"Undecided: {c.message}",
+                "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
                 "visibility": "visible" if c.visibility == "public" else "hidden",
                 "extra_data": {"outcome": c.outcome},
             })
@@ -120,7 +125,7 @@ def from_gradescope(data: dict) -> list:
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
         message = clean(str(t.get("output", "")))
-        if outcome == "undecided" and message.startswith("Undecided: "):
+        if outcome == Outcome.UNDECIDED and message.startswith("Undecided: "):
             message = message[len("Undecided: "):]
         name = clean(name)
         by[slug].checks.append(CheckResult(

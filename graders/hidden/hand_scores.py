@@ -1,6 +1,6 @@
 """Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
 
-from ..kit import Mistake, check, compare, fail, module, to_expr
+from ..kit import Mistake, Outcome, check, compare, fail, module, to_expr
 from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, pair_hint,
                            score_mistakes)
 
@@ -23,7 +23,7 @@ def _exact_value(sub, ref, func, index, mistakes):
     if verdict.fraction >= 1:
         return
     hint = ""
-    if verdict.outcome == "failed":
+    if verdict.outcome == Outcome.FAILED:
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
             hint = pair_hint(exprs, mistakes(ref))

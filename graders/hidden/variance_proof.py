@@ -1,6 +1,6 @@
 """Hidden checks for variance_proof: they compare with the reference solution and are never shipped."""
 
-from ..kit import Mistake, StudentError, check, compare, fail, module, to_expr
+from ..kit import Mistake, Outcome, StudentError, check, compare, fail, module, to_expr
 from ..variance_proof import d_k, same_at_probes, symbols
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
@@ -16,7 +16,7 @@ def _exact(sub, ref, func, mistakes):
     if verdict.fraction >= 1:
         return
     hint = ""
-    if verdict.outcome == "failed":
+    if verdict.outcome == Outcome.FAILED:
         expr, _ = to_expr(value, symbols())
         if expr is not None:
             mistakes = mistakes() if callable(mistakes) else mistakes

@@ -26,6 +26,7 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     equality.py    equal by numbers at probe points, then exactly, each within a time bound
     remember.py    settled verdicts on exact answers, kept across runs in a store the engine lends
     parse.py       the whitelisting parser that rebuilds exact answers from text
+    outcomes.py    Outcome: a check's verdict, passed, failed, partial, undecided or error
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
     models.py      models of known mistakes of attention, for the graders' hints, and the one
@@ -40,6 +41,7 @@ from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, S
                      reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
+from .outcomes import Outcome
 from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, weights
 from .props import for_all
 from .raises import advise, expect_raises
@@ -49,6 +51,7 @@ from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_ca
 __all__ = [
     # a check, and how it passes or fails
     "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
+    "Outcome",
     # naming a mistake on evidence
     "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
     # the one wording of the overflow of np.exp: a hint's, and advice's

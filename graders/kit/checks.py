@@ -24,6 +24,7 @@ import numpy as np
 
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
 from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
+from .outcomes import Outcome
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 __all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
@@ -54,7 +55,7 @@ def check(name: str, points: float = 1, *, hidden: bool = False, uses=()):
 class Fail(Exception):
     """A check's verdict short of full marks: ``fraction`` of the points, and why."""
 
-    def __init__(self, message: str, fraction: float = 0.0, outcome: str = "failed"):
+    def __init__(self, message: str, fraction: float = 0.0, outcome: Outcome = Outcome.FAILED):
         super().__init__(message)
         self.message, self.fraction, self.outcome = message, fraction, outcome
 
@@ -66,7 +67,7 @@ def expect(condition: bool, message: str, fraction: float = 0.0):
         raise Fail(message, fraction)
 
 
-def fail(message: str, fraction: float = 0.0, outcome: str = "failed"):
+def fail(message: str, fraction: float = 0.0, outcome: Outcome = Outcome.FAILED):
     """Fail with ``message``: ``expect`` for a check whose own ``if`` found the fault. ``outcome``:
     "partial", or "undecided" when it is left for a person to check."""
     raise Fail(message, fraction, outcome)

@@ -26,6 +26,7 @@ from .equality import TimeUp, time_limit
 from .equality import equal_within as _equal_within
 from .equality import numerically_equal as _numerically_equal
 from .lazy import module
+from .outcomes import Outcome
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
 
@@ -45,8 +46,11 @@ class Verdict:
 
     fraction: float
     message: str
-    outcome: str  # "passed", "failed", "partial", "undecided"
+    outcome: Outcome  # PASSED, FAILED, PARTIAL or UNDECIDED (a word read back from a store is made one)
     timed: bool = False  # a time bound was met on the way: another run may decide otherwise
+
+    def __post_init__(self):
+        object.__setattr__(self, "outcome", Outcome.read(self.outcome))
 
 
 def to_expr(value, symbols):
@@ -160,8 +164,8 @@ def _compare_bounded(args, key) -> Verdict:
         if found is None:
             found = Verdict(0.0, f"your answer could not be compared: "
                                  f"{_past_bound(outcome.why, 2 * seconds + READ_SECONDS)}, "
-                                 f"so it is left for a person to check", "undecided", timed=True)
-        if not found.timed and found.outcome != "undecided":  # settled: the same every time
+                                 f"so it is left for a person to check", Outcome.UNDECIDED, timed=True)
+        if not found.timed and found.outcome != Outcome.UNDECIDED:  # settled: the same every time
             remember.keep(name, list(astuple(found)))
     return found
 
@@ -219,16 +223,16 @@ def _compare(expected, value, symbols, probes, seconds) -> Verdict:
     symbols = dict(symbols)
     actual, why = to_expr(value, symbols)
     if actual is None:
-        return Verdict(0.0, why, "failed")
+        return Verdict(0.0, why, Outcome.FAILED)
     shown = _short(actual)
     extra = sorted(s.name for s in actual.free_symbols if s.name not in symbols)
     if extra:
         return Verdict(0.0, f"you gave {shown}, which uses {', '.join(extra)}; "
-                            f"only {', '.join(sorted(symbols)) or 'numbers'} may appear", "failed")
+                            f"only {', '.join(sorted(symbols)) or 'numbers'} may appear", Outcome.FAILED)
     if expected.free_symbols and actual.is_number:
         names = ", ".join(sorted(s.name for s in expected.free_symbols))
         return Verdict(0.0, f"you gave the number {shown}; the answer must hold for every {names}, "
-                            f"so it has to be an expression in {names}", "failed")
+                            f"so it has to be an expression in {names}", Outcome.FAILED)
     with time_limit(seconds) as timed_out:
         try:
             numeric = _numerically_equal(expected, actual, probes)
@@ -244,17 +248,17 @@ def _judge(expected, actual, shown, numeric, seconds) -> Verdict:
     if actual.atoms(sp.Float):
         if numeric:
             return Verdict(0.5, f"you gave {shown}: numerically right, but an exact form is expected "
-                                f"(use sympy.sqrt, sympy.exp, sympy.Rational, not floats)", "partial")
-        return Verdict(0.0, f"you gave {shown}, which is not right (and an exact form is expected)", "failed")
+                                f"(use sympy.sqrt, sympy.exp, sympy.Rational, not floats)", Outcome.PARTIAL)
+        return Verdict(0.0, f"you gave {shown}, which is not right (and an exact form is expected)", Outcome.FAILED)
     if numeric is False:
-        return Verdict(0.0, f"you gave {shown}, which is not right", "failed")
+        return Verdict(0.0, f"you gave {shown}, which is not right", Outcome.FAILED)
     decided = _equal_within(expected, actual, seconds)
     if decided is True:
-        return Verdict(1.0, "", "passed")
+        return Verdict(1.0, "", Outcome.PASSED)
     if decided is False:
-        return Verdict(0.0, f"you gave {shown}, which is not right", "failed")
+        return Verdict(0.0, f"you gave {shown}, which is not right", Outcome.FAILED)
     return Verdict(0.0, f"you gave {shown}; SymPy could not decide whether it equals the answer "
-                        f"within {seconds:g} s, so it is left for a person to check", "undecided")
+                        f"within {seconds:g} s, so it is left for a person to check", Outcome.UNDECIDED)
 
 
 def _short(expr, limit=120):
