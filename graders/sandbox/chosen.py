@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -123,6 +124,7 @@ class ChosenRng:
     draws are all ``value`` (``normal(loc, scale)``'s: loc + scale * value); later ones are not."""
 
     value: float
+    DRAWS: ClassVar[int] = DRAWS
 
     def __post_init__(self):
         word_for(float(self.value))  # a value no draw gives is refused here, not in the worker
