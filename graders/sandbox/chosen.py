@@ -97,7 +97,7 @@ def word_for(value: float) -> int:
         raise ValueError(f"no draw gives {value!r}")
     target = abs(value)
     for idx, width in enumerate(_widths()):
-        if math.isnan(width):
+        if math.isnan(width) or target / width >= 2 ** 52:
             continue
         rabs = round(target / width)
         for r in (rabs, rabs - 1, rabs + 1):
