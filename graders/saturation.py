@@ -16,7 +16,9 @@ from the number of trials (n):
 
 Randomness: the worker reseeds NumPy's global state from each call's own
 arguments, so code that draws from np.random.* instead of the rng it is given
-answers differently when the same call is written with keywords.
+answers differently when the same call is written with keywords. The overflow check passes
+a ChosenRng instead (graders/sandbox/chosen.py): every normal draw is 3.2, so its scores are
+beyond np.exp's range on every run, and its answer is exact.
 """
 
 import math
@@ -24,8 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import (Catalogue, EXP_RANGE, Mistake, NumpyScalar, Rng, advice, call_text, check, expect, expect_tuple,
-                  fail, show)
+from .kit import (Catalogue, ChosenRng, EXP_RANGE, Mistake, NumpyScalar, Rng, advice, call_text, check, expect,
+                  expect_tuple, fail, show)
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -47,6 +49,7 @@ WRAP = advice("(wrap the result in float(...))")
 RETURN_FLOAT = advice("return float(...) of it")
 # kit's EXP_RANGE, with the fix as a sentence of its own: the check's message ends "..., and {OVERFLOW}"
 OVERFLOW = advice(f"{EXP_RANGE}. Subtract each trial's largest score before np.exp (it does not change the softmax)")
+BIG = 3.2  # every draw of the overflow check's rng: at d_k = 100 each score is 100 · 3.2² = 1024, beyond 709
 
 
 @lru_cache(maxsize=None)
@@ -244,12 +247,19 @@ def top_weight_as_in_the_lesson(sub, ref):
                           f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).")
 
 
-@check("mean_top_weight stays finite unscaled at a large d_k", 0.5, uses=("mean_top_weight",))
+@check("mean_top_weight stays finite unscaled when the scores are beyond np.exp's range", 0.5,
+       uses=("mean_top_weight",))
 def unscaled_large_dk_finite(sub, ref):
-    call = call_text("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
-    v = sub.call("mean_top_weight", 2 ** 18, 10, 8, Rng(61), scaled=False)
+    # Every normal draw of this rng is BIG (chosen.py), so q and both keys are the same vector and both scores are
+    # d_k BIG² = 1024: an unshifted softmax overflows to inf / inf = nan every time, a shifted one gives 1/2.
+    d_k, n_keys, trials, rng = 100, 2, 1, ChosenRng(BIG)
+    assert trials * (1 + n_keys) * d_k <= ChosenRng.DRAWS  # every draw the function needs is a chosen one
+    call = call_text("mean_top_weight", d_k, n_keys, trials, rng, scaled=False)
+    v = sub.call("mean_top_weight", d_k, n_keys, trials, rng, scaled=False)
     if isinstance(v, float) and not math.isfinite(v):
-        fail(f"{call} returned {v!r}: at d_k = 2^18 the unscaled scores reach several hundred, and "
-             f"{OVERFLOW}")
+        fail(f"{call} returned {v!r}: every normal draw of this generator is {BIG}, so both unscaled scores are "
+             f"{d_k} · {BIG}² = {d_k * BIG ** 2:.0f}, and {OVERFLOW}")
     v = _float(call, v)
-    expect(0.1 <= v <= 1, f"{call} returned {show(v)}; a mean top weight of 10 keys lies between 0.1 and 1")
+    expect(abs(v - 1 / n_keys) <= 1e-9,  # equal sums of equal products, up to rounding
+           f"{call} returned {show(v)}; every normal draw of this generator is {BIG}, so the query and both keys "
+           f"are the same vector, the two scores are equal, and each of the 2 softmax weights is 1/2")

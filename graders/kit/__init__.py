@@ -12,7 +12,7 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
 (or ``catalogue.reworded``) puts in the words of the call that gave the value.
 
     checks.py      @check, Fail, expect and fail, the expect_* helpers, and the names a check meets
-                   (Raised, StudentError, Rng, SympyText, call_text, show); Mistake and
+                   (Raised, StudentError, Rng, ChosenRng, SympyText, call_text, show); Mistake and
                    Catalogue, which give a hint only where discriminating probes confirm it
                    (Catalogue.call adds it to what the student's code raised); advice, a
                    cause a check states on its own observation; aside and array_aside, for calls
@@ -36,9 +36,9 @@ May import: kit/ and sandbox/ (for the errors, the wire's value types and the in
 else.
 """
 
-from .checks import (Catalogue, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice, array_aside,
-                     as_array, as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail,
-                     reworded, show)
+from .checks import (Catalogue, ChosenRng, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice,
+                     array_aside, as_array, as_bool_array, call_text, check, expect, expect_array_close, expect_tuple,
+                     fail, reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome
@@ -57,7 +57,7 @@ __all__ = [
     # the one wording of the overflow of np.exp: a hint's, and advice's
     "NO_SHIFT", "EXP_RANGE", "overflow",
     # what a student's call gives back or raises, and how feedback shows it
-    "StudentError", "NumpyScalar", "Rng", "SympyText", "call_text", "show",
+    "StudentError", "NumpyScalar", "Rng", "ChosenRng", "SympyText", "call_text", "show",
     # required exceptions
     "expect_raises", "advise",
     # properties, and the strategies that draw their inputs

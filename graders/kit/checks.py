@@ -23,13 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
-from ..sandbox.wire import NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
+from ..sandbox.wire import ChosenRng, NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
 from .outcomes import Outcome
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 __all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
            "expect_array_close", "advice", "Mistake", "Catalogue", "aside", "array_aside", "submission_of", "HINTS",
-           "ADVICE", "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "SympyText", "call_text", "show"]
+           "ADVICE", "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "ChosenRng", "SympyText", "call_text",
+           "show"]
 
 
 @dataclass(frozen=True)

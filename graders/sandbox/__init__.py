@@ -31,6 +31,7 @@ In the grading process, the parent's side:
     submission.py  Submission: one student file loaded in a Worker, called with plain data
     wire.py        decoding and validating every answer before anyone looks at it, and
                    deciding which array arguments a call changed, against the parent's copies
+    chosen.py      ChosenRng: a generator whose normal draws are chosen, sent as an MT19937 state
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
     bounded.py     the grader's own code on a student's data (reading, comparing an exact
                    answer) in a forked process that is killed at a bound

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .chosen import ChosenRng, state_for
+
 MAX_ELEMENTS = 2_000_000
 MAX_STR = 20_000  # characters of one string in an answer (the worker's own bound)
 MAX_TEXT = 1_000_000  # characters of all the strings of one answer
@@ -54,13 +56,16 @@ class ProtocolError(Exception):
 
 
 def encode(x):
-    """Parent -> worker: arrays as raw bytes, tuples tagged, rng as a seed."""
+    """Parent -> worker: arrays as raw bytes, tuples tagged, rng as a seed, a ChosenRng as its
+    MT19937 state (data: the worker only sets it, chosen.py)."""
     if isinstance(x, np.ndarray):
         arr = _as_sent(x)
         return {"__nd__": {"dtype": arr.dtype.str, "shape": list(arr.shape),
                            "b64": base64.b64encode(arr.tobytes()).decode("ascii")}}
     if isinstance(x, Rng):
         return {"__rng__": x.seed}
+    if isinstance(x, ChosenRng):
+        return {"__mt19937__": state_for(x.value)}
     if isinstance(x, tuple):
         return {"__tuple__": [encode(v) for v in x]}
     if isinstance(x, list):

@@ -19,6 +19,7 @@ plus three tagged forms:
     {"__tuple__": [...]}                                           a tuple
     {"__sympy__": "srepr text", "class": "Add"}                    a SymPy object, as text
     {"__rng__": 1234}                                              (request only) np.random.default_rng(1234)
+    {"__mt19937__": {"key": [624 ints], "pos": 0}}                 (request only) a Generator(MT19937) in that state
     {"__other__": "module.Class"}                                  anything else: only its type name
 
 An answer to a call is plain data about what happened, nothing more:
@@ -144,10 +145,27 @@ def decode(x):
             import numpy as np
 
             return np.random.default_rng(x["__rng__"])
+        if "__mt19937__" in x:
+            return mt19937(x["__mt19937__"])
         if "__float__" in x:
             return float(x["__float__"])
         return {k: decode(v) for k, v in x.items()}
     return x
+
+
+def mt19937(state):
+    """np.random.Generator(MT19937) with the state the parent sent (graders/sandbox/chosen.py chose
+    it): exactly 624 32-bit words and a position in [0, 624], or the request is refused."""
+    import numpy as np
+
+    key, pos = (state.get("key"), state.get("pos")) if isinstance(state, dict) else (None, None)
+    if not (isinstance(state, dict) and len(state) == 2 and isinstance(key, list) and len(key) == 624
+            and all(type(w) is int and 0 <= w < 2 ** 32 for w in key) and type(pos) is int and 0 <= pos <= 624):
+        raise ValueError("malformed MT19937 state in the request")
+    gen = np.random.Generator(np.random.MT19937(0))
+    gen.bit_generator.state = {"bit_generator": "MT19937",
+                               "state": {"key": np.array(key, dtype=np.uint32), "pos": pos}}
+    return gen
 
 
 # ---------------------------------------------------------------- calls
