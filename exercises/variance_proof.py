@@ -26,8 +26,9 @@ Useful facts: for independent X and Y, E[XY] = E[X] E[Y]; Var(X) = E[X²] −
 E[X]²; the variance of a sum of independent terms is the sum of their
 variances; Var(cX) = c² Var(X).
 
-The written proof of these results lives in the course notebook and is
-marked there; these functions record the results.
+The written proof of these results is asked for in the course's notebook
+(variance_proof.ipynb, below the checks) and marked by hand there; these
+functions record the results.
 
 Read first: lesson 2, course/lessons/02_why_scale_by_sqrt_dk.ipynb.
 Check yourself with ``attn-grade check variance_proof``.
