@@ -13,6 +13,7 @@ nor end another's processes; and the run says which protections held.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -100,11 +101,11 @@ def _cli(*args, cwd=None):
 
 
 def test_the_sandbox_here_isolates_and_is_the_setting_expected(setting):
-    flags = setting["protections"]
-    assert isolated(flags), setting["missing"]
+    flags = setting.protections
+    assert setting.isolated and isolated(flags), setting.missing
     expected = os.environ.get("ATTN_EXPECT_SETTING")
     if expected:
-        assert flags["setting"] == expected, (flags, setting["missing"])
+        assert flags["setting"] == expected, (flags, setting.missing)
     assert flags["seccomp"] and flags["own_user"] == (flags["setting"] != "landlock")
 
 
@@ -112,7 +113,7 @@ def test_check_gives_the_solutions_full_marks_and_the_stubs_zero_and_names_the_s
     right = _cli("check", "--dir", ROOT / "solutions", "--fresh")
     assert right.returncode == 0, right.stdout + right.stderr
     assert f"Total: {TOTAL}/{TOTAL}" in right.stdout
-    assert f"sandbox: {setting['protections']['setting']}" in right.stdout
+    assert f"sandbox: {setting.protections['setting']}" in right.stdout
     shutil.copytree(ROOT / "exercises", tmp_path / "exercises")
     stubs = _cli("check", "--dir", tmp_path / "exercises")
     assert stubs.returncode == 1 and f"Total: 0/{TOTAL}" in stubs.stdout, stubs.stdout + stubs.stderr
@@ -145,7 +146,7 @@ def test_grade_isolates_a_thief_and_a_vandal_from_their_classmates(tmp_path, set
     for data in scores.values():
         text = json.dumps(data)
         assert not any(word in text for word in SECRET_WORDS)
-        assert data["extra_data"]["isolation"]["protections"]["setting"] == setting["protections"]["setting"]
+        assert data["extra_data"]["isolation"]["protections"]["setting"] == setting.protections["setting"]
     assert "Isolation: " in done.stdout and "NOT isolated" not in done.stdout
 
 
@@ -159,9 +160,8 @@ def test_a_class_is_not_graded_unisolated_unless_the_instructor_says_so(tmp_path
 
     def old_kernel(limits=None):
         report = real(limits)
-        report["protections"] = dict(report["protections"], files=False, setting="limits only")
-        report["missing"] = [*report["missing"], "no Landlock (this kernel has none)"]
-        return report
+        return dataclasses.replace(report, protections=dict(report.protections, files=False, setting="limits only"),
+                                   missing=(*report.missing, "no Landlock (this kernel has none)"))
 
     monkeypatch.setattr(handle, "probe", old_kernel)
     shutil.copytree(ROOT / "solutions", tmp_path / "subs" / "alice")
