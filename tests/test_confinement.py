@@ -461,3 +461,23 @@ def test_a_zygote_started_under_a_strict_umask_builds_a_root_its_sandbox_can_wal
             assert sub.call("f") == 1
     finally:
         zygote.close()
+
+
+def test_a_zygote_killed_outright_leaves_no_cgroup(tmp_path):
+    """CI once found a tree (its keeper and nothing else) left after a hostile batch: a zygote
+    killed before its clean-up could remove it. The grading process that started it removes
+    it once it has reaped the zygote, killing what is left in it."""
+    mounts, own = cgroups._mounts(), cgroups._own_paths()
+    if "memory" not in mounts or "memory" not in own:
+        pytest.skip("no cgroup v1 memory hierarchy here")
+    parent = Path(mounts["memory"], own["memory"].lstrip("/"))
+    zygote = Zygote()
+    with Submission(student(tmp_path / "s", "def f():\n    return 1\n"), zygote=zygote) as sub:
+        needs(sub.start(), "cgroup")
+        assert sub.call("f") == 1
+        pid = zygote.proc.pid
+        assert list(parent.glob(f"{cgroups.PREFIX}{pid}-*/sandbox-*"))
+        os.kill(pid, signal.SIGKILL)
+        zygote.proc.wait(timeout=10)
+        zygote.close()
+    assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*"))

@@ -13,8 +13,10 @@ pids.max in the memory and pids hierarchies). The zygote makes one folder of
 its own beside itself (``Tree``), named after its pid and start time, moves
 itself into a cgroup of that folder (``KEEPER``, without limits) and makes one
 cgroup in it per sandbox; it empties and removes each when the sandbox has
-ended, and all of them when it ends. When it starts it removes the folders
-that zygotes which died left behind: those whose keeper holds no process.
+ended, and all of them when it ends. A zygote killed before it could do so
+leaves its tree: the process that started it removes it once it has reaped it
+(``remove_ended``), and any zygote that starts removes the folders that
+zygotes which died left behind: those whose keeper holds no process.
 It never kills anything there, and never touches the tree of a zygote that
 lives, even the empty cgroup of a sandbox about to join it.
 """
@@ -76,13 +78,9 @@ class Tree:
     @classmethod
     def open(cls):
         """The zygote's tree, or (None, why not) where no cgroup can bound a sandbox."""
-        mounts, own = _mounts(), _own_paths()
         name = f"{PREFIX}{os.getpid()}-{_start_time(os.getpid())}"
-        if "memory" in mounts and "pids" in mounts and "memory" in own and "pids" in own:
-            version, parents = 1, [os.path.join(mounts[c], own[c].lstrip("/")) for c in ("memory", "pids")]
-        elif "cgroup2" in mounts and "" in own:
-            version, parents = 2, [os.path.join(mounts["cgroup2"], own[""].lstrip("/"))]
-        else:
+        version, parents = _parents()
+        if not version:
             return None, "the system has no memory and pids cgroup controllers"
         try:
             if version == 2:
@@ -163,6 +161,46 @@ class Tree:
                 os.rmdir(base)
             except OSError:  # still in use: the next zygote to start removes it
                 pass
+
+
+def _parents():
+    """(cgroup version, the folders beside this process where trees go), or (0, [])."""
+    mounts, own = _mounts(), _own_paths()
+    if "memory" in mounts and "pids" in mounts and "memory" in own and "pids" in own:
+        return 1, [os.path.join(mounts[c], own[c].lstrip("/")) for c in ("memory", "pids")]
+    if "cgroup2" in mounts and "" in own:
+        return 2, [os.path.join(mounts["cgroup2"], own[""].lstrip("/"))]
+    return 0, []
+
+
+def remove_ended(pid, reap=lambda: None, seconds=2.0):
+    """Remove the tree of zygote ``pid``, which has ended, killing what is left in its sandboxes'
+    cgroups. Called by the process that started the zygote, once it has reaped it: a zygote
+    killed during its clean-up (or before it began) leaves its tree, and nobody else would
+    remove it until another zygote starts beside it. A keeper that still holds a process
+    belongs to a zygote that lives (the pid used again): that tree is left alone."""
+    try:
+        _, parents = _parents()
+        bases = [os.path.join(p, n) for p in parents for n in os.listdir(p) if n.startswith(f"{PREFIX}{pid}-")]
+    except OSError:
+        return
+    deadline = time.monotonic() + seconds
+    while bases:
+        for base in list(bases):
+            try:
+                if os.path.isdir(os.path.join(base, KEEPER)):
+                    os.rmdir(os.path.join(base, KEEPER))  # refused while a zygote lives in it
+                if _remove([os.path.join(base, d) for d in os.listdir(base) if d.startswith("sandbox-")]):
+                    os.rmdir(base)
+                    bases.remove(base)
+            except FileNotFoundError:
+                bases.remove(base)
+            except OSError:
+                pass
+        if not bases or time.monotonic() > deadline:
+            return
+        reap()
+        time.sleep(0.02)
 
 
 def join(dirs):

@@ -22,6 +22,8 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from . import cgroups
+
 FACTORY = Path(__file__).with_name("factory.py")
 # factory.py compiled under a neutral name, so that no frame or file name in the sandbox is a host path
 BOOT = ("import sys; exec(compile(open(sys.argv[1], 'rb').read(), '/attn-grade/factory.py', 'exec', "
@@ -184,7 +186,8 @@ class Zygote:
 
     def close(self, seconds=6.0):
         """Hang up, so the zygote removes its sandboxes' cgroups and ends; kill it after ``seconds``
-        (longer than the 5 s its clean-up may take: killed during it, it would leave cgroups behind)."""
+        (longer than the 5 s its clean-up may take). A zygote killed during its clean-up, or
+        before it (by us, or by anyone), leaves its cgroups behind: they are removed here."""
         proc, self.proc = self.proc, None
         if self.sock is not None:
             self.sock.close()
@@ -199,6 +202,8 @@ class Zygote:
             except (ProcessLookupError, PermissionError):
                 pass
             proc.wait()
+        if proc is not None:  # killed during its clean-up (or before it), it left its cgroups
+            cgroups.remove_ended(proc.pid)
 
 
 _shared = None
