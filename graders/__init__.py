@@ -5,15 +5,16 @@
     hidden/<slug>.py   its hidden checks (they compare with the reference solution)
     kit/               what a grader is written with
     grading/           grading one file, a notebook and a class
-    sandbox/           the boundary around student code
+    bounded/           the grader's own code on a student's data, killed at a bound
+    sandbox/           the boundary around student code (sandbox/inside/: what runs on its side)
     hints/<slug>.md    its hints, one at a time (attn-grade hint), each naming a lesson section
     classroom/         the instructor's tooling: nbgrader, the release, the leak scan
     cli/               the attn-grade command, one module per verb (check, watch, hint, list, ...)
 
-Imports point one way: cli -> classroom -> grading -> kit -> sandbox. A
-per-exercise grader imports only kit/; a hidden grader imports kit/ and its
-public twin; sandbox/ imports nothing else of this package
-(tests/test_layout.py holds these rules).
+Imports point one way: cli -> classroom -> grading -> kit -> bounded -> sandbox.
+A per-exercise grader imports only kit/; a hidden grader imports kit/ and its
+public twin; sandbox/ imports nothing else of this package, and sandbox/inside/
+nothing of it at all (tests/test_layout.py holds these rules).
 """
 
 import sys

@@ -5,7 +5,7 @@
     python3 tests/refuse_namespaces.py all -- COMMAND...    no namespaces at all (Docker's default seccomp
                                                             profile, for a process without CAP_SYS_ADMIN)
 
-A seccomp filter (through libseccomp, as graders/sandbox/confine.py loads its
+A seccomp filter (through libseccomp, as graders/sandbox/inside/confine.py loads its
 own) makes unshare(2) and clone(2) fail with EPERM when they ask for those
 namespaces, and clone3(2) fail with ENOSYS so that the C library falls back to
 clone, whose flags a filter can see. It is inherited by the command and all it
@@ -22,11 +22,11 @@ NEWNS, NEWCGROUP, NEWUTS, NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x0800000
 NEWUSER, NEWPID, NEWNET = 0x10000000, 0x20000000, 0x40000000
 KINDS = {"user": (NEWUSER,), "all": (NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET)}
 
-CONFINE = Path(__file__).resolve().parent.parent / "graders" / "sandbox" / "confine.py"
+CONFINE = Path(__file__).resolve().parent.parent / "graders" / "sandbox" / "inside" / "confine.py"
 
 
 def _confine():
-    """graders/sandbox/confine.py, loaded by path (standard library only, as the zygote loads it):
+    """graders/sandbox/inside/confine.py, loaded by path (standard library only, as the zygote loads it):
     its way of opening libseccomp serves here too, whatever Python runs this."""
     spec = importlib.util.spec_from_file_location("_attn_confine", CONFINE)
     module = importlib.util.module_from_spec(spec)

@@ -1,7 +1,7 @@
 """The grader reads a student's folder only as far as the sandbox takes it (issue 20, finding 5).
 
 A 2 GB sparse ``notes.py`` (nothing on disk) beside the answers: the sandbox
-takes at most 1 MB a file (graders/sandbox/files.py), so the grading process,
+takes at most 1 MB a file (graders/sandbox/inside/files.py), so the grading process,
 which reads the folder for its digests (grading/digest.py, cli/kept.py), must
 not read more either. Each command runs in a process of its own, which reports
 its peak resident memory: far below the file's 2 GB whatever the machine's speed.
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders.sandbox.files import MAX_FILE_BYTES
+from graders.sandbox.inside.files import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "solutions" / "softmax.py"

@@ -13,7 +13,8 @@ import pytest
 from graders import saturation
 from graders.grading.engine import grade_file
 from graders.kit import ChosenRng, call_text
-from graders.sandbox import chosen, wire, worker
+from graders.sandbox import chosen, wire
+from graders.sandbox.inside import worker
 
 V = saturation.BIG
 N = ChosenRng.DRAWS

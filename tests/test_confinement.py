@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.sandbox import cgroups
+from graders.sandbox.inside import cgroups
 from graders.sandbox.errors import Crashed
 from graders.sandbox.handle import Worker
 from graders.sandbox.submission import Submission
@@ -218,7 +218,7 @@ def test_a_zygote_removes_its_cgroups_and_the_empty_ones_of_zygotes_that_died(tm
 TREE_HOLDER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from graders.sandbox import cgroups
+from graders.sandbox.inside import cgroups
 tree, why = cgroups.Tree.open()
 print(json.dumps(tree and tree.sandbox(1, 64, 4) or why), flush=True)
 sys.stdin.readline()
@@ -250,7 +250,7 @@ def test_a_zygote_that_starts_leaves_the_tree_of_a_live_one_alone():
 STRAY_CHILD = """
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from graders.sandbox import cgroups
+from graders.sandbox.inside import cgroups
 tree, why = cgroups.Tree.open()
 if tree is None:
     print(json.dumps(why)); sys.exit()
@@ -330,7 +330,7 @@ def test_without_controllers_to_hand_down_the_sandbox_says_why(tmp_path, monkeyp
 def test_install_hooks_are_hidden_even_in_a_library_folder_below_the_new_root(tmp_path):
     # A clone in /tmp has its virtualenv below the tmpfs the sandbox's root is built on: the hooks
     # must be listed before that tmpfs covers them (a fresh clone's CI run once showed the finder).
-    from graders.sandbox import jail
+    from graders.sandbox.inside import jail
 
     lib = tmp_path / "site-packages"  # below /tmp, as /tmp/x/.venv/lib/python3.11/site-packages is
     lib.mkdir()

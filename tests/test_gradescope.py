@@ -19,7 +19,7 @@ import pytest
 from gradescope_format import SCHEMA
 from graders import registry
 from graders.cli import main
-from graders.sandbox import flat
+from graders.sandbox.inside import flat
 
 ROOT = Path(__file__).resolve().parent.parent
 PART3 = [e.slug for e in registry.of_assignment("part3_attention")]

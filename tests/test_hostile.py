@@ -210,7 +210,7 @@ class MemoryWatch:
     is handed down; elsewhere ``why`` says why there is no figure."""
 
     def __init__(self):
-        from graders.sandbox import cgroups
+        from graders.sandbox.inside import cgroups
 
         self.dir = self.base = None
         mounts, own = cgroups._mounts(), cgroups._own_paths()

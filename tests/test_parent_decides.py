@@ -24,7 +24,8 @@ import pytest
 from graders.grading.engine import grade_file
 from graders.kit.checks import Fail, Raised
 from graders.kit.raises import advise, expect_raises
-from graders.sandbox import wire, worker
+from graders.sandbox import wire
+from graders.sandbox.inside import worker
 from graders.sandbox.submission import interpret, request
 
 HERE = Path(__file__).parent

@@ -12,7 +12,7 @@ import pytest
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.notebook import grade_namespace
 from graders.sandbox.submission import PRINTED_CHARS, PRINTED_LINES
-from graders.sandbox.worker import Printed
+from graders.sandbox.inside.worker import Printed
 
 SOLUTION = (ROOT / "solutions" / "softmax.py").read_text(encoding="utf-8")
 HEADER = "your code printed (last lines of that call):"

@@ -67,7 +67,7 @@ def test_bundle_holds_stubs_lessons_public_graders_readme(bundle):
     lessons = sorted(p.name for p in (ROOT / "course" / "lessons").glob("*.ipynb"))
     assert lessons and sorted(p.name for p in (bundle / "course" / "lessons").glob("*.ipynb")) == lessons
     assert (bundle / "course" / "lessons" / "README.md").is_file()
-    for name in ("cli/__init__.py", "grading/engine.py", "registry.py", "sandbox/worker.py", "sandbox/submission.py"):
+    for name in ("cli/__init__.py", "grading/engine.py", "registry.py", "sandbox/inside/worker.py", "sandbox/submission.py"):
         assert (bundle / "graders" / name).is_file()
     readme = (bundle / "README.md").read_text()
     assert "attn-grade check" in readme and "hidden checks" in readme and "pip install" in readme

@@ -13,7 +13,7 @@ from graders.grading import engine
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.plancache import PassStore, VerdictStore
 from graders.kit import exact, remember
-from graders.sandbox import bounded
+from graders.bounded import helper as bounded
 
 HERE = Path(__file__).parent
 EXACT = ("hand_scores", "variance_proof")

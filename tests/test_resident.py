@@ -325,7 +325,7 @@ def test_a_malformed_request_does_not_end_the_zygote(runtime):
 
 
 def test_a_zygote_without_namespaces_refuses_to_spawn():
-    from graders.sandbox import factory
+    from graders.sandbox.inside import factory
 
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     spare, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "SECURITY.md"
 SETTINGS = ("ns", "userns", "landlock", "own", "limits")
-ROOMS = ("sandbox", "kit", "grading", "classroom", "cli")
+ROOMS = ("sandbox", "bounded", "kit", "grading", "classroom", "cli")
 
 
 def _rows() -> list[list[str]]:
@@ -24,7 +24,7 @@ def _rows() -> list[list[str]]:
 
 
 def resolve(ref: str):
-    """The object ``ref`` names (``sandbox.jail.build_root``: graders.sandbox.jail's build_root)."""
+    """The object ``ref`` names (``sandbox.inside.jail.build_root``: graders.sandbox.inside.jail's build_root)."""
     parts = ref.split(".")
     for cut in range(len(parts), 0, -1):
         try:
@@ -75,7 +75,7 @@ def test_each_test_the_table_names_exists(row):
                 ROOT / "tests" / "hostile" / f"{case}.py").exists(), f"no hostile case {case}"
 
 
-@pytest.mark.parametrize("ref", ["sandbox.jail.build_rooot", "sandbox.nowhere.enter", "kit.parse.Parser"])
+@pytest.mark.parametrize("ref", ["sandbox.inside.jail.build_rooot", "sandbox.nowhere.enter", "kit.parse.Parser"])
 def test_a_wrong_name_is_caught(ref):
     with pytest.raises((AttributeError, ModuleNotFoundError)):
         resolve(ref)

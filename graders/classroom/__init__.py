@@ -22,5 +22,5 @@
     needles.py      what the leak scan searches for: solutions, exact answers, hidden checks
     leaks.py        the leak scan of a bundle or release
 
-May import: classroom/, grading/, kit/, sandbox/ and the registry.
+May import: classroom/, grading/, kit/, bounded/, sandbox/ and the registry.
 """

@@ -1,7 +1,7 @@
 """The grader's own files, closed to the sandbox before a student's code runs: ``close``.
 
 Gradescope runs run_autograder as root, and the sandbox runs a student's
-code as another, unprivileged uid (the user nobody: sandbox/confine.py). Where
+code as another, unprivileged uid (the user nobody: sandbox/inside/confine.py). Where
 Gradescope refuses namespaces, no private root hides the grader's files from
 that code: the reference solutions, the hidden checks and what the grader
 records (plans, with the verdicts and the passes beside them:

@@ -1,7 +1,7 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
 That is the registry, the public graders (graders/<slug>.py) and their hints,
-kit/, sandbox/, grading/ without the batch grader (batch.py, preflight.py,
+kit/, bounded/, sandbox/, grading/ without the batch grader (batch.py, preflight.py,
 summary.py, outfiles.py, digest.py), the command (cli/), and plans/: the public
 checks' recorded plans (inputs only), so a student's checks replay too. Never the hidden checks,
 the instructor's tooling (this folder) or the batch grader. ``copy_public``

@@ -19,7 +19,7 @@ from graders/classroom/: each such module has ``register(subparsers)``; a
 student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error, 3 when
 no sandbox could be started (nothing was graded).
 
-May import: cli/, classroom/, grading/, kit/, sandbox/ and the registry.
+May import: cli/, classroom/, grading/, kit/, bounded/, sandbox/ and the registry.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ see it, and only from a sandbox with a private root), one file per folder,
 exercise and settings, with a digest of everything the grade depends on:
 
 * every file the graded run could read: the folder as its sandbox takes it,
-  read by the sandbox's own code (sandbox/files.py, through sources.py's
+  read by the sandbox's own code (sandbox/inside/files.py, through sources.py's
   ``folder_digest``: the exercise files first, then the folder's .py files, at
   most 64 of at most 1 MB each, 16 MB in all; a file over a limit counts by the
   note that names it, never by its bytes). A file may reach another by any

@@ -14,7 +14,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from ..sandbox.files import MAX_FILE_BYTES, MAX_FILES
+from ..sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES
 from .where import Target, missing_file_hint
 
 
@@ -32,7 +32,7 @@ class Session:
         self.zygote.start(sympy=sympy)
         self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
         self.workers, self.warming, self.kept = {}, {}, {}
-        self.protections = {}  # what the last sandbox that graded a file said of itself (confine.py)
+        self.protections = {}  # what the last sandbox that graded a file said of itself (inside/confine.py)
 
     def prepare(self, folder: Path) -> None:
         """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""

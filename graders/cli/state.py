@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..sandbox.files import MAX_FILE_BYTES
+from ..sandbox.inside.files import MAX_FILE_BYTES
 
 FORMAT = 1
 

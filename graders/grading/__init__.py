@@ -18,5 +18,5 @@
                  (batch.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
                  only: students never get them)
 
-May import: grading/, kit/, sandbox/ and the registry.
+May import: grading/, kit/, bounded/, sandbox/ and the registry.
 """

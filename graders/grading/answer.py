@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 
 from .. import registry
-from ..sandbox import worker as wirefmt
+from ..sandbox.inside import worker as wirefmt
 
 # A notebook is read only this far, here and by the real grading (graders/classroom/nbsubmit.py):
 # far above any honest notebook of this course, a few tens of KB.

@@ -116,7 +116,7 @@ class Task:
 
 # ------------------------------------------------------------------ in a job process
 def _job_init():
-    from ..sandbox.confine import die_with_parent
+    from ..sandbox.inside.confine import die_with_parent
 
     die_with_parent()  # die with the batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C

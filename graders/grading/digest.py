@@ -9,7 +9,7 @@ SHA-256; results.json keeps it (``extra_data.digest``), and a student whose
 stored digest differs from today's is graded again.
 
 The student's files count as the sandbox takes them, and are read only that
-far: a 2 GB file in a student's folder is named, never read (sandbox/files.py).
+far: a 2 GB file in a student's folder is named, never read (sandbox/inside/files.py).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ import warnings
 from .. import registry
 from ..kit.text import call_text
 from .answer import answer_of, borrowed_names
-from ..sandbox import worker as wirefmt
+from ..sandbox.inside import worker as wirefmt
 from ..sandbox.submission import interpret, printed_tail, request
 from .results import ExerciseResult
 

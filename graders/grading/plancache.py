@@ -40,14 +40,14 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ..sandbox.jail import SYSTEM_FOLDERS
+from ..sandbox.inside.jail import SYSTEM_FOLDERS
 from ..sandbox.zygote import SITE_DIRS, installed
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)
 SHIPPED = PACKAGE / "plans"
 # What a plan depends on besides its own grader: every file of these folders, and these files.
-SHARED_SOURCES = ("kit", "sandbox", "grading/plans.py", "grading/plancache.py", "grading/planfile.py")
+SHARED_SOURCES = ("kit", "bounded", "sandbox", "grading/plans.py", "grading/plancache.py", "grading/planfile.py")
 
 
 
@@ -227,6 +227,6 @@ def hidden_from(sub, folder: Path | None) -> bool:
 
 
 def files_confined(protections) -> bool:
-    """Whether a sandbox that reports ``protections`` (confine.py's flags) could open no file
+    """Whether a sandbox that reports ``protections`` (inside/confine.py's flags) could open no file
     but the system's, Python's and its own."""
     return isinstance(protections, dict) and protections.get("files") is True

@@ -39,8 +39,8 @@ from ..kit import remember
 from ..kit.mode import Mode, active
 from ..kit.checks import submission_of
 from ..kit.text import call_text
-from ..sandbox import worker as wirefmt
-from ..sandbox.bounded import start_expected
+from ..sandbox.inside import worker as wirefmt
+from ..bounded.helper import start_expected
 from ..sandbox.errors import BatchTimeout, StudentError, Timeout
 from ..sandbox.submission import interpret, request
 from .plancache import plan_key

@@ -1,7 +1,7 @@
 """What a grade depends on, as digests: ``code_digest``, the graders, every module of this
 package, the reference solutions (where there are any: a student's copy has none) and the library
 versions that decide examples and answers; and ``folder_digest``, the student's own files as the
-sandbox takes them (sandbox/files.py, its own rules and limits: the grader never reads more).
+sandbox takes them (sandbox/inside/files.py, its own rules and limits: the grader never reads more).
 
 The batch grader (digest.py) and a learner's kept results (cli/kept.py) are both keyed by them.
 """
@@ -15,7 +15,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from ..sandbox.files import read_folder
+from ..sandbox.inside.files import read_folder
 from ..sandbox.zygote import installed
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def code_digest() -> str:
 
 def folder_digest(folder: Path, first=()) -> str:
     """Every file a graded run can read from a student's ``folder``: what the sandbox takes of it,
-    by its own rules (sandbox/files.py's ``read_folder``: the exercise files ``first``, then the
+    by its own rules (sandbox/inside/files.py's ``read_folder``: the exercise files ``first``, then the
     folder's .py files, at most 64 of at most 1 MB each and 16 MB in all), and its notes on what it
     left out. A file over a limit counts by the note that names it, never by its bytes: the
     sandbox does not take it, whatever it holds."""

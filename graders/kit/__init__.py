@@ -32,8 +32,8 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     models.py      models of known mistakes of attention, for the graders' hints, and the one
                    wording of np.exp's overflow (NO_SHIFT, overflow)
 
-May import: kit/ and sandbox/ (for the errors, the wire's value types and the installed versions), nothing
-else.
+May import: kit/, bounded/ (exact answers are read there) and sandbox/ (for the errors, the
+wire's value types and the installed versions), nothing else.
 """
 
 from .checks import (Catalogue, ChosenRng, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice,

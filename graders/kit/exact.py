@@ -6,7 +6,7 @@ probe points, then exactly, each within a time bound.
 
 The parser bounds what building an answer costs from its text alone. What it
 cannot foresee (the cost of evaluating an answer, of simplifying it) is paid
-in a process of its own (graders/sandbox/bounded.py) that is killed at a bound:
+in a process of its own (graders/bounded/helper.py) that is killed at a bound:
 ``to_expr`` first reads and evaluates a text answer there, where the graders
 will evaluate it (at the probe points), and ``compare`` compares it there. An
 answer past a bound scores 0 with a message that says so. Results are
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass, replace
 
-from ..sandbox import bounded
+from ..bounded import helper as bounded
 from ..sandbox.wire import Rejected, SympyText
 from . import remember
 from .equality import TimeUp, time_limit
@@ -136,7 +136,7 @@ def _past_bound(why, seconds):
 def compare(expected: sp.Expr, value, *, symbols=None, probes=PROBES, seconds=5.0) -> Verdict:
     """Compare a student's exact answer with the reference ``expected`` (remembered).
 
-    A text answer is compared in a bounded process (graders/sandbox/bounded.py);
+    A text answer is compared in a bounded process (graders/bounded/helper.py);
     numbers and unusable values here, where comparing them costs little."""
     symbols = tuple(sorted((symbols or {s.name: s for s in expected.free_symbols}).items()))
     args = (expected, value, symbols, tuple(probes), seconds)

@@ -5,20 +5,9 @@ the function that enforces it in each setting (namespaces, a user namespace,
 Landlock, a user of its own, limits only), and the test that proves it
 (tests/test_security_doc.py keeps the names true).
 
-Inside the sandbox (started by path with ``python -I -S``: the standard
-library and NumPy only, never the rest of this package):
-
-    factory.py     the zygote process, which forks a sandbox per student
-    places.py      what the zygote makes for each sandbox and removes after it: cgroup, folder, user
-    inside.py      a sandbox's first process, its init, and each student process
-    files.py       the student's files as the sandbox takes them: bounded, exercise files first
-    cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
-    jail.py        with namespaces: namespaces, a private root, the scratch tmpfs
-    flat.py        without namespaces: a private scratch folder and, as root, a user of its own
-    confine.py     each student process: dropped privileges, limits, a seccomp filter
-    landlock.py    without namespaces, last: what a student process may open
-    worker.py      what runs beside a student's file: the framing, the encoding, the calls;
-                   it reports what happened as plain data and decides nothing
+inside/: what runs on the sandbox's side (started by path with ``python -I -S``:
+the standard library and NumPy only, never the rest of this package; its
+__init__.py lists the files).
 
 In the grading process, the parent's side:
 
@@ -33,9 +22,9 @@ In the grading process, the parent's side:
                    deciding which array arguments a call changed, against the parent's copies
     chosen.py      ChosenRng: a generator whose normal draws are chosen, sent as an MT19937 state
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed
-    bounded.py     the grader's own code on a student's data (reading, comparing an exact
-                   answer) in a forked process that is killed at a bound
-    jobs.py        behind bounded.py: the clean helper, and the workers it forks to run jobs
+
+The grader's own code run on a student's data within bounds is not isolation:
+it lives in graders/bounded/.
 
 May import: sandbox/ only (tests/test_layout.py holds this).
 """

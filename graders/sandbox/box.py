@@ -1,7 +1,7 @@
 """The parent's end of one student's sandbox: ``Box``.
 
 The zygote forks the sandbox and hands over a control socket to its init
-(inside.py, ``init``). On it the parent asks for a fresh process per
+(inside/init.py, ``init``). On it the parent asks for a fresh process per
 exercise file (``fork``), and the init tells, unasked, when that process has
 ended and how ({"ended": exit code, "pid": n}): a process killed by the memory
 limit while children it left hold its pipes open is noticed at once, not at
@@ -17,7 +17,7 @@ import select
 import signal
 import socket
 
-from . import cgroups
+from .inside import cgroups
 from .zygote import SandboxFailed
 
 

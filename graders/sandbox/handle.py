@@ -1,8 +1,8 @@
 """The parent's handle on one student's sandbox: ``Worker``.
 
-The zygote (graders/sandbox/zygote.py) forks the sandbox (jail.py, inside.py);
+The zygote (graders/sandbox/zygote.py) forks the sandbox (inside/jail.py, inside/init.py);
 its init forks a fresh, confined process per exercise file. The parent talks
-to that process over two private pipes with the framing of worker.py, drains
+to that process over two private pipes with the framing of inside/worker.py, drains
 its stdout and stderr without parsing them, bounds the size and shape of every
 answer before reading it, and on a timeout kills the whole sandbox (which ends
 every process it started).
@@ -18,7 +18,7 @@ import struct
 import threading
 from pathlib import Path
 
-from . import worker as protocol
+from .inside import worker as protocol
 from .box import Box
 from .clock import Stopwatch
 from .errors import Crashed, Timeout
@@ -234,7 +234,7 @@ class Worker:
 
     def _send(self, obj, doing):
         try:
-            protocol.send(self._req, obj)  # the framing both sides share (worker.py)
+            protocol.send(self._req, obj)  # the framing both sides share (inside/worker.py)
         except OSError:
             self.kill()
             raise Crashed(f"the worker had stopped before {doing}") from None
@@ -298,7 +298,7 @@ def probe(limits=None) -> SandboxReport:
             return worker.sandbox
 
 
-SETTINGS = {  # what each setting of the sandbox (confine.py, become_student) keeps from your code
+SETTINGS = {  # what each setting of the sandbox (inside/confine.py, become_student) keeps from your code
     "namespaces": "namespaces (private root, user nobody)",
     "user namespace": "user namespace (private root, no capabilities)",
     "own user": "own user (a uid of its own, Landlock)",

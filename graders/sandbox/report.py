@@ -28,7 +28,7 @@ class SandboxReport:
     measures: tuple = ()  # the protections in force, in words ("a seccomp filter: ...")
     missing: tuple = ()  # those the system could not give here, in words
     protections: dict = field(default_factory=dict)  # confine.become_student's flags: setting, files, signals, ...
-    taken: tuple | None = None  # the student's files the sandbox took, where it had to choose (files.py)
+    taken: tuple | None = None  # the student's files the sandbox took, where it had to choose (inside/files.py)
     notes: tuple = ()  # what it left out of the student's folder, in words
     said: bool = False
 

@@ -6,7 +6,7 @@ starting its own, connects to one listening on a Unix socket in a folder of
 this user's alone, and starts it there (detached, in a session of its own) when
 there is none. It serves every command of that user, ends the sandboxes of one
 that hangs up, and ends after ``IDLE`` seconds with no command connected
-(factory.py, ``_serve``) or at ``attn-grade stop``.
+(inside/factory.py, ``_serve``) or at ``attn-grade stop``.
 
 The socket's name is a digest of what the zygote is made of: the sandbox's
 files, the interpreter, the library folders and their NumPy and SymPy, and
@@ -33,9 +33,10 @@ import time
 from pathlib import Path
 
 from . import zygote as z
+from .inside.factory import SIBLINGS
 
 IDLE = 900.0  # seconds a resident zygote waits with no command connected before it ends
-MADE_OF = ("factory", "files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "inside", "places")
+MADE_OF = ("factory", *SIBLINGS)  # the files the zygote is made of (a change starts a new one)
 
 
 def folder() -> Path | None:

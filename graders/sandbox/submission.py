@@ -30,7 +30,7 @@ class Outcome:
     functions: list = field(default_factory=list)
     measures: list = field(default_factory=list)  # how the worker was confined, in words
     missing: list = field(default_factory=list)  # protections the system could not give
-    protections: dict = field(default_factory=dict)  # which hold, as flags (confine.py, become_student)
+    protections: dict = field(default_factory=dict)  # which hold, as flags (inside/confine.py, become_student)
 
 
 class Submission:

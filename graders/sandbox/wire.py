@@ -1,6 +1,6 @@
 """Parent-side decoding of the worker's answers into plain, validated values.
 
-The worker (worker.py) sends JSON with a few tagged forms. Here every
+The worker (inside/worker.py) sends JSON with a few tagged forms. Here every
 answer becomes one of: None, bool, int, float, str, tuple, list, a plain
 ``numpy.ndarray`` with a numeric dtype, a :class:`SympyText` (the srepr text of
 a SymPy object, parsed later by the whitelisting parser in graders/kit/parse.py),

@@ -1,9 +1,9 @@
 """The parent's side of the zygote: one pre-warmed process that forks workers.
 
 Starting Python and importing NumPy and SymPy costs far more than grading a
-file, so each grading process keeps one zygote (factory.py in zygote
+file, so each grading process keeps one zygote (inside/factory.py in zygote
 mode, started with ``python -I -S``). It never loads grader or solution code.
-For every student it forks a sandbox (jail.py) whose init then forks
+For every student it forks a sandbox (inside/jail.py) whose init then forks
 a fresh worker per exercise file. The sandbox's control socket is handed over
 on a Unix socket (SCM_RIGHTS); the zygote answers with the sandbox's pid.
 """
@@ -22,9 +22,9 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import cgroups
+from .inside import cgroups
 
-FACTORY = Path(__file__).with_name("factory.py")
+FACTORY = Path(__file__).parent / "inside" / "factory.py"
 # factory.py compiled under a neutral name, so that no frame or file name in the sandbox is a host path
 BOOT = ("import sys; exec(compile(open(sys.argv[1], 'rb').read(), '/attn-grade/factory.py', 'exec', "
         "dont_inherit=True), {'__name__': '__main__'})")
@@ -163,8 +163,8 @@ class Zygote:
 
         ``pid`` is the sandbox's outer process (killing it ends the sandbox); the
         socket talks to the sandbox's init, which forks a worker per exercise file
-        (inside.py, ``child``); ``first`` names the files the sandbox takes before
-        any other (files.py); the cgroup folder (or None) is where its memory is counted.
+        (inside/init.py, ``child``); ``first`` names the files the sandbox takes before
+        any other (inside/files.py); the cgroup folder (or None) is where its memory is counted.
         The zygote hears only the limits: the folder goes to the sandbox alone, on its socket."""
         with self.lock:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

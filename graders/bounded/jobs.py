@@ -26,8 +26,8 @@ import select
 import signal
 import socket
 
-from .confine import die_with_parent
-from .jail import close_fds
+from ..sandbox.inside.confine import die_with_parent
+from ..sandbox.inside.jail import close_fds
 
 MAX_REQUEST = 1 << 17  # bytes of one pickled job: a 20,000-character answer and the reference
 MAX_ANSWER = 1 << 16

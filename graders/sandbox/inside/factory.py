@@ -1,7 +1,7 @@
 """The worker factory: the processes around a student's code that never run it.
 
 Started by zygote.py as ``python -I -S -c BOOT factory.py zygote CTRL_FD
-LIBDIR...``: standard library only, plus its siblings (inside, files,
+LIBDIR...``: standard library only, plus its siblings (init, files,
 cgroups, jail, confine, worker) loaded by path, so the grading package, the graders and the
 reference solutions are never imported here. BOOT compiles this file, and it
 compiles its siblings, under neutral names (/attn-grade/NAME.py), and the
@@ -10,7 +10,7 @@ zygote overwrites its own command line, so neither a traceback, a module's
 
 ``zygote`` imports NumPy and SymPy once, then forks one sandbox per student,
 each in a cgroup of its own where the system has them (cgroups.py); what
-happens in that fork is inside.py's.
+happens in that fork is init.py's.
 """
 
 import itertools
@@ -27,7 +27,7 @@ from types import SimpleNamespace
 NEUTRAL = "/attn-grade"  # the folder our files seem to come from, to code in the sandbox
 TITLE = "attn-grade-sandbox"  # the command line of the zygote and of every process it forks
 _MADE = itertools.count(1)  # numbers the sandboxes (and their cgroups' folders)
-SIBLINGS = ("files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "inside", "places")
+SIBLINGS = ("files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "init", "places")
 
 
 def zygote(ctrl_fd, m):
@@ -159,7 +159,7 @@ def _answer(conn, places, m, close_in_child, confined):
             if pid == 0:
                 for s in close_in_child:
                     s.close()
-                m.inside.child(req["sandbox"], fds, m, cgroup, place)
+                m.init.child(req["sandbox"], fds, m, cgroup, place)
             places.add(pid, conn, n, cgroup)
             reply = {"pid": pid, "cgroup": cgroup[0] and cgroup[0][0]}
         elif op == "spawn":
