@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import csv
 import ctypes
-import fcntl
 import hashlib
 import json
 import os
@@ -51,6 +50,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
+from support.once import once_per_session
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -381,16 +381,7 @@ def grade_everything(tmp: Path) -> dict:
 def graded(tmp_path_factory):
     """The batch, run once per test session even when pytest-xdist spreads this module over
     several processes: the first to get here grades, the others read its report."""
-    base = tmp_path_factory.getbasetemp()
-    shared = Path(os.path.realpath(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base))
-    with open(shared / "hostile.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        saved = shared / "hostile.json"
-        if not saved.exists():
-            tmp = shared / "hostile"
-            tmp.mkdir()
-            saved.write_text(json.dumps(grade_everything(tmp)))
-        data = json.loads(saved.read_text())
+    _, data = once_per_session(tmp_path_factory, "hostile", grade_everything)
     return dict(data, out=Path(data["out"]), clean_out=Path(data["clean_out"]), marker=Path(data["marker"]))
 
 

@@ -7,7 +7,6 @@ once by the real ``nbgrader autograde`` (kernels) to compare.
 """
 
 import csv
-import fcntl
 import html as htmllib
 import json
 import os
@@ -28,6 +27,7 @@ from graders.classroom.nbsubmit import NotebookProblem, answer_source, neutralis
 
 ROOT = Path(__file__).resolve().parent.parent
 from support import nbclass as nbkit  # noqa: E402 - tests/support, shared with bench/
+from support.once import once_per_session  # noqa: E402
 
 SOLUTION = {e.slug: (ROOT / "solutions" / f"{e.slug}.py").read_text() for e in registry.EXERCISES}
 MUTANTS = {"softmax": ROOT / "tests/mutants/softmax/no_max_shift.py",
@@ -132,15 +132,7 @@ def _grade_class(root: Path):
 def graded(tmp_path_factory):
     """Built and graded once per session even when pytest-xdist spreads this module over processes:
     the first to get here does it, the others wait for it. Tests must not change it."""
-    base = tmp_path_factory.getbasetemp()
-    shared = Path(os.path.realpath(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base))
-    root = shared / "nbgrade"
-    with open(shared / "nbgrade.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (root / "done").exists():
-            shutil.rmtree(root, ignore_errors=True)
-            _grade_class(root)
-            (root / "done").write_text("")
+    root, _ = once_per_session(tmp_path_factory, "nbgrade", _grade_class)
     return root / "course", root / "graded"
 
 
