@@ -43,6 +43,15 @@ def test_a_formula_that_could_carry_a_link_css_or_html_or_cost_much_stays_tex(te
     assert time.process_time() - started < 5  # a bound far above the few ms it takes, not a benchmark
 
 
+def test_the_renderer_class_is_made_once_and_each_cell_counts_its_own_formulas():
+    """One class for every cell of the process; the formulas past MAX_FORMULAS stay TeX in each cell."""
+    pytest.importorskip("nbconvert")
+    source = " ".join(["$x$"] * (mathpages.MAX_FORMULAS + 1))
+    first, second = (mathpages.markdown2html({}, source) for _ in range(2))
+    assert first == second and first.count("<math") == mathpages.MAX_FORMULAS and first.endswith("$x$</p>\n")
+    assert mathpages._renderer_class() is mathpages._renderer_class()
+
+
 def _markdown_page(markdown: str, template: str) -> str:
     import nbformat
     import nbgrader
