@@ -6,11 +6,8 @@ from __future__ import annotations
 import base64
 import csv
 import html
-import json
-import os
 import re
 import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,10 +17,10 @@ from graders import registry
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+from support.browser import chromium, framed  # noqa: E402 - tests/support: headless Chromium, or a skip
 from support.make_class import make_class  # noqa: E402 - tests/support, shared with bench/
 
 STUDENTS = 12
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 class Tables(HTMLParser):
@@ -121,20 +118,9 @@ def test_the_plots_are_embedded_pngs(report):
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "the report must need no network"
 
 
-def _chromium(page: Path, tmp: Path, *args):
-    if not CHROMIUM:
-        if os.environ.get("ATTN_REQUIRE_CHROMIUM") == "1":
-            pytest.fail("chromium is not installed (apt-get install chromium)")
-        pytest.skip("headless Chromium is not installed here (.ci/run installs Debian's chromium)")
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr", "--v=0", *args, page.as_uri()]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
 def test_it_renders_in_headless_chromium_without_console_errors(report, tmp_path):
     _, out, _, _ = report
-    done = _chromium(out / "report.html", tmp_path, "--dump-dom", "--virtual-time-budget=5000")
+    done = chromium(out / "report.html", tmp_path, "--dump-dom", "--virtual-time-budget=5000")
     body = re.search(r"<body[^>]*>", done.stdout)
     assert body, done.stderr[-2000:]
     assert 'data-ready="1"' in body.group() and 'data-errors="0"' in body.group()
@@ -147,24 +133,19 @@ def test_a_script_error_would_be_seen(tmp_path):
     page = tmp_path / "broken.html"
     page.write_text("<!doctype html><body data-errors=0><script>window.onerror=function(){document.body.dataset"
                     ".errors=1};</script><script>nope();</script></body>")
-    done = _chromium(page, tmp_path, "--dump-dom")
+    done = chromium(page, tmp_path, "--dump-dom")
     assert 'data-errors="1"' in done.stdout
 
 
 def test_a_narrow_window_scrolls_tables_not_the_page(report, tmp_path):
     """At 800 px the wide tables scroll inside their own box; the page never scrolls sideways."""
     _, out, _, _ = report
-    probe = tmp_path / "probe.html"
-    probe.write_text(
-        "<!doctype html><body><iframe id=f style='width:800px;height:600px;border:0'></iframe><script>"
-        "var f=document.getElementById('f');f.onload=function(){var r=f.contentDocument.documentElement;"
-        "document.body.dataset.overflow=r.scrollWidth-r.clientWidth;document.body.dataset.tables="
-        "f.contentDocument.querySelectorAll('table').length};"
-        f"f.src={json.dumps((out / 'report.html').as_uri())};</script></body>")
-    done = _chromium(probe, tmp_path, "--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files")
-    body = re.search(r"<body[^>]*>", done.stdout)
-    assert body and 'data-tables="3"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]
-    assert 'data-overflow="0"' in body.group(), body.group()
+    body, done = framed(out / "report.html", tmp_path, "width:800px;height:600px;border:0",
+                        "var r=f.contentDocument.documentElement;"
+                        "document.body.dataset.overflow=r.scrollWidth-r.clientWidth;document.body.dataset.tables="
+                        "f.contentDocument.querySelectorAll('table').length")
+    assert body and 'data-tables="3"' in body, done.stdout[-500:] + done.stderr[-1500:]
+    assert 'data-overflow="0"' in body, body
 
 
 def test_a_screenshot_is_not_blank(report, tmp_path):
@@ -172,7 +153,7 @@ def test_a_screenshot_is_not_blank(report, tmp_path):
 
     _, out, _, _ = report
     shot = tmp_path / "report.png"
-    done = _chromium(out / "report.html", tmp_path, f"--screenshot={shot}", "--window-size=1200,1600",
+    done = chromium(out / "report.html", tmp_path, f"--screenshot={shot}", "--window-size=1200,1600",
                      "--hide-scrollbars")
     assert shot.is_file(), done.stderr[-2000:]
     pixels = matplotlib.image.imread(shot)[..., :3]

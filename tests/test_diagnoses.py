@@ -1,6 +1,6 @@
 """The graders' hints can be trusted: their probes tell every known mistake apart.
 
-A Catalogue (graders/kit/checks.py) names a mistake only when the student's
+A Catalogue (graders/kit/catalogue.py) names a mistake only when the student's
 function follows that mistake's model on every probe. That is only sound if,
 on the probes, no two models agree everywhere, and no model agrees with the
 reference solution everywhere; and every model must give an answer somewhere.
@@ -16,7 +16,8 @@ import pytest
 
 from graders import registry
 from graders.grading.engine import reference
-from graders.kit.checks import Catalogue, Mistake, Rng, _model
+from graders.kit.catalogue import Catalogue, Mistake, _model
+from graders.kit.checks import Rng
 
 
 def catalogues():

@@ -24,7 +24,7 @@ import pytest
 
 from graders.grading.engine import ROOT, grade_file
 from graders.grading.notebook import public_checks
-from test_classreport import _chromium  # noqa: E402 - headless Chromium, or a skip (or a failure in CI)
+from support.browser import framed  # headless Chromium, or a skip (or a failure in CI)
 
 MUTANT = ROOT / "tests" / "mutants" / "attention" / "no_scaling.py"
 DIAGNOSIS = "It looks like the scores are not divided by √d_k."
@@ -140,19 +140,14 @@ def test_the_page_never_scrolls_sideways_in_chromium(mutant_results, tmp_path, t
     page = _page(mutant_results, tmp_path, template)
     page.write_text(re.sub(r"<script[^>]*\bsrc=[^>]*>\s*</script>", "", page.read_text(encoding="utf-8")),
                     encoding="utf-8")
-    probe = tmp_path / "probe.html"
-    probe.write_text(
-        f"<!doctype html><body><iframe id=f style='width:{width}px;height:900px;border:0'></iframe><script>"
-        "var f=document.getElementById('f');f.onload=function(){var d=f.contentDocument,worst=0,n=0;"
-        "d.querySelectorAll('div.output_area, div.output_area *').forEach(function(b){n+=b.tagName=='PRE';"
-        "if(b.clientWidth)worst=Math.max(worst,b.scrollWidth-b.clientWidth)});var r=d.documentElement;"
-        "document.body.dataset.pres=n;document.body.dataset.overflow=worst;"
-        "document.body.dataset.page=r.scrollWidth-r.clientWidth};"
-        f"f.src={json.dumps(page.as_uri())};</script></body>")
-    done = _chromium(probe, tmp_path, "--dump-dom", "--virtual-time-budget=5000", "--allow-file-access-from-files")
-    body = re.search(r"<body[^>]*>", done.stdout)
-    assert body and 'data-pres="4"' in body.group(), done.stdout[-500:] + done.stderr[-1500:]  # 2 texts, 2 values
-    assert 'data-overflow="0"' in body.group() and 'data-page="0"' in body.group(), body.group()
+    body, done = framed(page, tmp_path, f"width:{width}px;height:900px;border:0",
+                        "var d=f.contentDocument,worst=0,n=0;"
+                        "d.querySelectorAll('div.output_area, div.output_area *').forEach(function(b){"
+                        "n+=b.tagName=='PRE';if(b.clientWidth)worst=Math.max(worst,b.scrollWidth-b.clientWidth)});"
+                        "var r=d.documentElement;document.body.dataset.pres=n;document.body.dataset.overflow=worst;"
+                        "document.body.dataset.page=r.scrollWidth-r.clientWidth")
+    assert body and 'data-pres="4"' in body, done.stdout[-500:] + done.stderr[-1500:]  # 2 texts, 2 values
+    assert 'data-overflow="0"' in body and 'data-page="0"' in body, body
 
 
 @pytest.mark.parametrize("width", range(30, 90))

@@ -4,9 +4,9 @@ its stub, its mutants (realistic wrong answers) and its correct alternatives.
 Every mutant file declares what its feedback must say, in lines at its top:
 
 * ``# diagnosis: <words>`` (one or more lines): the feedback contains those words,
-  and every hint it gives ("It looks like ...", graders/kit/checks.py) and every
+  and every hint it gives ("It looks like ...", graders/kit/catalogue.py) and every
   piece of fixed advice (a cause or a fix a check states on its own observation,
-  registered with ``advice()`` there) contains one of them; ``# diagnosis: none``:
+  registered with ``advice()``, graders/kit/checks.py) contains one of them; ``# diagnosis: none``:
   the feedback gives neither. So a hint naming a mistake the student did not make,
   or advice a check gives whenever it fails, fails the test.
 * ``# lesson: <mistake>``, for a mistake on the course's list of headline
@@ -25,7 +25,8 @@ import pytest
 
 from graders import registry
 from graders.grading.engine import ROOT, checks_of, grade_file
-from graders.kit.checks import ADVICE, HINTS
+from graders.kit.catalogue import HINTS
+from graders.kit.checks import ADVICE
 
 # The mistakes the lessons are about (issue 10): each must cost public points in its exercise.
 LESSON_MISTAKES = (

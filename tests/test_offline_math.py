@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from graders.classroom import mathpages
+from support.browser import chromium, framed  # headless Chromium, or a skip (or a failure in CI)
 from test_nbgrade import graded  # noqa: F401 - the shared graded course (built once per session)
 
 CDN = "cdnjs.cloudflare.com"
@@ -41,6 +41,15 @@ def test_a_formula_that_could_carry_a_link_css_or_html_or_cost_much_stays_tex(te
     started = time.process_time()
     assert mathpages.to_mathml(tex, display=True) is None
     assert time.process_time() - started < 5  # a bound far above the few ms it takes, not a benchmark
+
+
+def test_the_renderer_class_is_made_once_and_each_cell_counts_its_own_formulas():
+    """One class for every cell of the process; the formulas past MAX_FORMULAS stay TeX in each cell."""
+    pytest.importorskip("nbconvert")
+    source = " ".join(["$x$"] * (mathpages.MAX_FORMULAS + 1))
+    first, second = (mathpages.markdown2html({}, source) for _ in range(2))
+    assert first == second and first.count("<math") == mathpages.MAX_FORMULAS and first.endswith("$x$</p>\n")
+    assert mathpages._renderer_class() is mathpages._renderer_class()
 
 
 def _markdown_page(markdown: str, template: str) -> str:
@@ -70,31 +79,16 @@ def test_the_pages_formulas_are_mathml_and_nothing_comes_from_a_cdn(template):
 
 @pytest.mark.system
 def test_a_feedback_file_shows_its_formulas_in_chromium_with_no_network(tmp_path):
-    from test_classreport import _chromium  # headless Chromium, or a skip (or a failure in CI)
-
     page = tmp_path / "feedback.html"
     markdown = r"Each term: $\operatorname{Var}(q_i k_i) = 1$; in all $$\sum_i q_i k_i$$"
     page.write_text(_markdown_page(markdown, "feedback"), encoding="utf-8")
-    probe = tmp_path / "probe.html"
-    probe.write_text(
-        "<!doctype html><body><iframe id=f style='width:900px;height:600px'></iframe><script>"
-        "var f=document.getElementById('f');"
-        "f.onload=function(){var d=f.contentDocument;var m=d.querySelectorAll('math');"
-        "document.body.dataset.formulas=m.length;document.body.dataset.drawn=[].filter.call(m,function(e){"
-        "var r=e.getBoundingClientRect();return r.width>10&&r.height>5}).length;"
-        "document.body.dataset.dollars=(d.body.innerText.match(/\\$/g)||[]).length};"
-        f"f.src={page.as_uri()!r};</script></body>")
-    done = _chromium(probe, tmp_path, "--dump-dom", "--virtual-time-budget=3000", "--allow-file-access-from-files")
-    body = re.search(r"<body[^>]*>", done.stdout)
-    assert body and 'data-formulas="2"' in body.group() and 'data-drawn="2"' in body.group(), done.stdout[-800:]
-    assert 'data-dollars="0"' in body.group(), body.group()
-
-
-class _Address(str):
-    """A URL where test_classreport._chromium expects a file."""
-
-    def as_uri(self) -> str:
-        return str(self)
+    body, done = framed(page, tmp_path, "width:900px;height:600px",
+                        "var d=f.contentDocument;var m=d.querySelectorAll('math');"
+                        "document.body.dataset.formulas=m.length;document.body.dataset.drawn=[].filter.call(m,"
+                        "function(e){var r=e.getBoundingClientRect();return r.width>10&&r.height>5}).length;"
+                        "document.body.dataset.dollars=(d.body.innerText.match(/\\$/g)||[]).length", budget_ms=3000)
+    assert body and 'data-formulas="2"' in body and 'data-drawn="2"' in body, done.stdout[-800:]
+    assert 'data-dollars="0"' in body, body
 
 
 def _free_port() -> int:
@@ -107,8 +101,6 @@ def _free_port() -> int:
 def test_the_proof_is_math_in_the_feedback_file_and_in_formgrader_which_gets_mathjax_from_the_server(graded, tmp_path):
     """Formgrader's script waits for MathJax.Hub: with it from the server, the page works offline."""
     from nbgrader.api import Gradebook
-    from test_classreport import _chromium
-
     course = Path(shutil.copytree(graded[0], tmp_path / "course", symlinks=True))
     proof = course / "autograded" / "ref" / "part1_scores" / "variance_proof.ipynb"
     nb = json.loads(proof.read_text(encoding="utf-8"))
@@ -131,7 +123,7 @@ def test_the_proof_is_math_in_the_feedback_file_and_in_formgrader_which_gets_mat
         assert page.count("<math") == 2 and CDN not in page, page[-2000:]
         mathjax = urllib.request.urlopen(f"{base}/static/jupyter_server_mathjax/MathJax.js?token={token}", timeout=30)
         assert mathjax.status == 200 and b"MathJax" in mathjax.read(2000)
-        done = _chromium(_Address(url), tmp_path, "--dump-dom", "--virtual-time-budget=15000")
+        done = chromium(url, tmp_path, "--dump-dom", "--virtual-time-budget=15000")
         assert 'class="MathJax' in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]  # typeset by MathJax
         assert "Uncaught" not in done.stderr, done.stderr[-2000:]  # formgrader's script ran through
     finally:
@@ -164,13 +156,11 @@ def _serve(command: list[str], folder: Path, tmp: Path, probe: str):
 def test_a_lesson_shows_its_formulas_in_jupyter_with_no_network(tmp_path):
     """`python3 tasks.py lessons` opens Jupyter Notebook, whose MathJax is bundled with it."""
     pytest.importorskip("notebook")
-    from test_classreport import _chromium
-
     lessons = Path(shutil.copytree(Path(__file__).resolve().parents[1] / "course" / "lessons", tmp_path / "lessons"))
     server, base, token = _serve(["jupyter-notebook"], lessons, tmp_path, "/api/status")
     try:
-        done = _chromium(_Address(f"{base}/notebooks/02_why_scale_by_sqrt_dk.ipynb?token={token}"), tmp_path,
-                         "--dump-dom", "--virtual-time-budget=30000")
+        done = chromium(f"{base}/notebooks/02_why_scale_by_sqrt_dk.ipynb?token={token}", tmp_path,
+                        "--dump-dom", "--virtual-time-budget=30000")
     finally:
         server.terminate()
         server.wait(timeout=30)

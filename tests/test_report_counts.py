@@ -19,7 +19,7 @@ from graders.classroom import analysis, classreport
 from graders.cli import main
 from graders.grading.engine import checks_of
 from graders.grading.outfiles import gradebook_text, results_path, write_atomic
-from graders.kit.checks import HINTS
+from graders.kit.catalogue import HINTS
 from graders.kit.models import NO_SHIFT
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,6 +16,7 @@ This course's nbgrader_config.py (``attn-grade course build``) sets two things f
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -59,7 +60,10 @@ def to_mathml(tex: str, display: bool) -> str | None:
     return out
 
 
+@functools.cache
 def _renderer_class():
+    """The renderer class, made once per process (nbconvert is imported only when a page is made);
+    each instance counts its own formulas (``self.formulas += 1`` sets the instance's)."""
     from nbconvert.filters.markdown_mistune import IPythonRenderer
 
     class MathMLRenderer(IPythonRenderer):

@@ -22,10 +22,9 @@ def fit(text: str, hang: int = 2, stream=None) -> str:
     """``text`` wrapped at spaces to the terminal's width, as the reports are (grading/report.py),
     its continuation lines ``hang`` spaces in, never inside a 'quoted command'; as it is when
     nothing says how wide to be."""
-    from ..grading.report import terminal_width, wrap
+    from ..grading.report import fit_lines
 
-    width = terminal_width(stream)
-    return "\n".join(line for part in text.split("\n") for line in wrap(part, 0, width, hang, keep=QUOTED))
+    return fit_lines(text, hang, stream, keep=QUOTED)
 
 
 QUOTED = re.compile(r"'[^'\n]*'")  # a 'quoted command' stays on one line

@@ -77,11 +77,12 @@ def terminal_width(stream=None):
     return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns)
 
 
-def fit_lines(text: str, hang: int = 2) -> str:
-    """Each line of ``text`` wrapped to the terminal (as it is when stdout is not one), its
-    continuation lines ``hang`` spaces further in: what a command says at its end."""
-    width = terminal_width()
-    return "\n".join(part for line in text.split("\n") for part in wrap(line, 0, width, hang))
+def fit_lines(text: str, hang: int = 2, stream=None, keep=None) -> str:
+    """Each line of ``text`` wrapped to the terminal of ``stream`` (stdout; as it is when that is
+    not a terminal), its continuation lines ``hang`` spaces further in, never inside what the
+    pattern ``keep`` matches: what a command says at its end."""
+    width = terminal_width(stream)
+    return "\n".join(part for line in text.split("\n") for part in wrap(line, 0, width, hang, keep=keep))
 
 
 def wrap(text: str, indent: int, width, hang: int = 0, keep=None) -> list:

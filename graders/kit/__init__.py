@@ -12,11 +12,11 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
 (or ``catalogue.reworded``) puts in the words of the call that gave the value.
 
     checks.py      @check, Fail, expect and fail, the expect_* helpers, and the names a check meets
-                   (Raised, StudentError, Rng, ChosenRng, SympyText, call_text, show); Mistake and
-                   Catalogue, which give a hint only where discriminating probes confirm it
-                   (Catalogue.call adds it to what the student's code raised); advice, a
+                   (Raised, StudentError, Rng, ChosenRng, SympyText, call_text, show); advice, a
                    cause a check states on its own observation; aside and array_aside, for calls
                    that gather that evidence without replacing what the failing call printed
+    catalogue.py   Mistake and Catalogue, which give a hint only where discriminating probes
+                   confirm it (Catalogue.call adds it to what the student's code raised)
     raises.py      expect_raises: a required exception, from the student's raise or a library's,
                    read from what the worker reported (the grader decides, never the worker)
     props.py       for_all: a property checked with Hypothesis under fixed settings
@@ -36,9 +36,9 @@ May import: kit/, bounded/ (exact answers are read there) and sandbox/ (for the 
 wire's value types and the installed versions), nothing else.
 """
 
-from .checks import (Catalogue, ChosenRng, Fail, Mistake, NumpyScalar, Rng, StudentError, SympyText, advice,
-                     array_aside, as_array, as_bool_array, call_text, check, expect, expect_array_close, expect_tuple,
-                     fail, reworded, show)
+from .catalogue import Catalogue, Mistake
+from .checks import (ChosenRng, Fail, NumpyScalar, Rng, StudentError, SympyText, advice, array_aside, as_array,
+                     as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome

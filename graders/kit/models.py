@@ -1,6 +1,6 @@
 """Models of known mistakes: what a wrong scaling, mask or softmax makes of attention.
 
-A grader's ``Mistake`` (checks.py) pairs a hint with a model of the wrong answer; the
+A grader's ``Mistake`` (catalogue.py) pairs a hint with a model of the wrong answer; the
 models of the attention family (attention, multi-head and cross-attention, the worked
 example's percentages) are built from ``attend`` with one mistake switched on. They run
 in the parent on the grader's own probes and are never shown to the student.
