@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, NO_SHIFT, advice, array_and_axis, array_aside, arrays_any_rank, as_array,
-                  call_text, check, expect, for_all, overflow, show, st)
+from .kit import (Catalogue, Mistake, NO_SHIFT, Student, advice, array_and_axis, array_aside, arrays_any_rank,
+                  as_array, call_text, check, expect, for_all, overflow, show, st)
 
 INF = np.inf
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -66,7 +66,7 @@ CATALOGUE = Catalogue("softmax", PROBES, MISTAKES,
 
 
 # ------------------------------------------------------------------ calling the student
-def softmax_of(sub, z, axis):
+def softmax_of(sub: Student, z, axis):
     """Call the student's softmax and validate the answer's type and shape."""
     out = CATALOGUE.call(sub, z, axis=axis)
     with CATALOGUE.reworded(sub):
@@ -75,14 +75,14 @@ def softmax_of(sub, z, axis):
 
 # ------------------------------------------------------------------ public checks
 @check("returns a float64 array of the input's shape", 1, uses=("softmax",))
-def shape_and_dtype(sub, ref):
+def shape_and_dtype(sub: Student, ref):
     z = np.array([[0.0, 1.0, 2.0], [3.0, 3.0, 3.0]])
     out = CATALOGUE.call(sub, z)
     as_array(f"{call_text('softmax', z)} returned an array that", out, shape=z.shape)
     expect(out.dtype == np.float64, f"{call_text('softmax', z)} returned dtype {out.dtype}; return float64")
 
 
-def _default_axis_is_last(sub):
+def _default_axis_is_last(sub: Student):
     for z in (np.array([[0.0, 1.0, 2.0], [3.0, 0.5, -1.0]]), np.array([[[1.0, 0.0], [0.0, 2.0]]])):
         plain = as_array(f"{call_text('softmax', z)} returned an array that", sub.call("softmax", z), shape=z.shape)
         last = softmax_of(sub, z, -1)
@@ -93,7 +93,7 @@ def _default_axis_is_last(sub):
 
 
 @check("weights along the axis sum to 1, for any rank and axis", 2, uses=("softmax",))
-def sums_to_one(sub, ref):
+def sums_to_one(sub: Student, ref):
     _default_axis_is_last(sub)
 
     def prop(case):
@@ -109,7 +109,7 @@ def sums_to_one(sub, ref):
 
 
 @check("every weight lies in [0, 1]", 1, uses=("softmax",))
-def in_unit_interval(sub, ref):
+def in_unit_interval(sub: Student, ref):
     def prop(case):
         z, axis = case
         a = softmax_of(sub, z, axis)
@@ -121,7 +121,7 @@ def in_unit_interval(sub, ref):
 
 
 @check("adding a constant along the axis changes nothing", 1, uses=("softmax",))
-def shift_invariant(sub, ref):
+def shift_invariant(sub: Student, ref):
     def prop(case):
         (z, axis), c = case
         a = softmax_of(sub, z, axis)
@@ -146,7 +146,7 @@ def with_minus_inf(draw):
 
 
 @check("-inf entries get weight exactly 0", 1, uses=("softmax",))
-def minus_inf_is_zero(sub, ref):
+def minus_inf_is_zero(sub: Student, ref):
     def prop(z):
         a = softmax_of(sub, z, -1)
         held = a[np.isneginf(z)]
@@ -160,7 +160,7 @@ def minus_inf_is_zero(sub, ref):
     for_all(with_minus_inf(), prop, max_examples=25, examples=[np.array([[0.0, -INF]])])
 
 
-def _floor(sub, a, held) -> str:
+def _floor(sub: Student, a, held) -> str:
     """The evidence of a floor under the weights, in words, or "": every -inf entry got the smallest
     weight of the result, and so do -inf and a finite entry far below the others, side by side."""
     low = float(a.min())
@@ -175,7 +175,7 @@ def _floor(sub, a, held) -> str:
 
 
 @check("stays finite for entries as large as ±1e4", 1, uses=("softmax",))
-def large_entries_finite(sub, ref):
+def large_entries_finite(sub: Student, ref):
     # the last two: slices whose entries are all far below zero, where np.exp underflows to 0 unshifted
     for z in (np.array([[1e4, 0.0, -1e4]]), np.array([[1e4, 0.0], [-1e4, -1e4 + 1.0]]), np.array([1e4, 1e4]),
               np.array([-1e4, -1e4 + 1.0]), np.array([[-800.0, -801.0, -802.0]])):
@@ -193,7 +193,7 @@ def large_entries_finite(sub, ref):
 
 
 @check("weights are in the ratio e^(z_i - z_j), along any axis", 1, uses=("softmax",))
-def exponential_ratios(sub, ref):
+def exponential_ratios(sub: Student, ref):
     def prop(case):
         z, axis = case
         a = softmax_of(sub, z, axis)
@@ -214,7 +214,7 @@ def exponential_ratios(sub, ref):
 
 
 @check("leaves its input unchanged", 1, uses=("softmax",))
-def input_unchanged(sub, ref):
+def input_unchanged(sub: Student, ref):
     z = np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]])
     masked = np.array([[1.0, -INF, 3.0], [-INF, -1.0, 5.0]])
     for arr, axis in ((z, -1), (z, 0), (masked, -1), (masked[None], 2), (np.array([1e4, -1e4]), 0)):

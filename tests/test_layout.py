@@ -293,3 +293,19 @@ def test_kit_offers_what_graders_import_from_it():
         homes = [m for m in _reexported_from() if n in getattr(importlib.import_module(f"graders.kit.{m}"),
                                                                  "__all__", ())]
         assert homes, f"graders.kit.{n} is declared by none of the modules kit re-exports from"
+
+
+def test_every_sub_a_check_is_given_is_a_student():
+    """What a grader calls on the student's code is the declared Protocol (kit/student.py),
+    and each of the five things a check is handed implements it."""
+    from graders.grading.budget import Budgeted
+    from graders.grading.notebook import InProcess
+    from graders.grading.plans import Recording, Replay
+    from graders.kit import Student
+    from graders.sandbox.submission import Submission
+
+    doc = importlib.import_module(Student.__module__).__doc__
+    assert all(f".{name} " in doc for name in ("Submission", "InProcess", "Budgeted", "Recording", "Replay"))
+    lacking = [cls.__name__ for cls in (Submission, InProcess, Budgeted, Recording, Replay)
+               if not issubclass(cls, Student)]
+    assert not lacking, f"not a Student (no call or call_full): {lacking}"

@@ -27,6 +27,7 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     remember.py    settled verdicts on exact answers, kept across runs in a store the engine lends
     parse.py       the whitelisting parser that rebuilds exact answers from text
     outcomes.py    Outcome: a check's verdict, passed, failed, partial, undecided or error
+    student.py     Student: what a check may do with the student's code (call, call_full), a Protocol
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
     models.py      models of known mistakes of attention, for the graders' hints, and the one
@@ -47,6 +48,7 @@ from .props import for_all
 from .raises import advise, expect_raises
 from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
                          masked_case, mha_cases, permutations, permuted_case, qkv)
+from .student import Student
 
 __all__ = [
     # a check, and how it passes or fails
@@ -57,7 +59,7 @@ __all__ = [
     # the one wording of the overflow of np.exp: a hint's, and advice's
     "NO_SHIFT", "EXP_RANGE", "overflow",
     # what a student's call gives back or raises, and how feedback shows it
-    "StudentError", "NumpyScalar", "Rng", "ChosenRng", "SympyText", "call_text", "show",
+    "Student", "StudentError", "NumpyScalar", "Rng", "ChosenRng", "SympyText", "call_text", "show",
     # required exceptions
     "expect_raises", "advise",
     # properties, and the strategies that draw their inputs

@@ -41,9 +41,11 @@ class Spec:
 
 
 def check(name: str, points: float = 1, *, hidden: bool = False, uses=()):
-    """Mark a function as a check worth ``points``. ``uses`` names the student's
-    functions it calls, so a missing one is reported plainly. Hidden checks
-    compare with the reference solution and are not shipped to students."""
+    """Mark a function ``fn(sub, ref)`` as a check worth ``points``: ``sub`` is the student's
+    code (a ``Student``, student.py: it has ``call`` and ``call_full``), ``ref`` the reference
+    solution's module (for hidden checks). ``uses`` names the student's functions it calls, so a
+    missing one is reported plainly. Hidden checks compare with the reference solution and are
+    not shipped to students."""
 
     def mark(fn):
         fn.spec = Spec(name, float(points), hidden, tuple(uses))
