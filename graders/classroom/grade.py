@@ -47,7 +47,8 @@ def register(subparsers) -> None:
                     "are taken out and graded in the sandbox; the notebooks are never executed.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
-               "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/")
+               "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/\n"
+               "  attn-grade grade submissions/ --out graded/ --cluster tcp://10.0.0.5:8786")
     grd.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
                      help="folder with one sub-folder per student")
     grd.add_argument("--out", type=Path, required=True, metavar="OUT",
@@ -78,6 +79,12 @@ def register(subparsers) -> None:
                      help="grade even where the sandbox cannot isolate students from each other and from the "
                           "solutions (no namespaces and no Landlock: an old kernel); every results.json and the "
                           "summary say so")
+    grd.add_argument("--cluster", metavar="ADDRESS", default="",
+                     help="grade on Dask distributed instead of this machine's processes: 'local:N' starts N "
+                          "single-threaded worker processes here, 'tcp://HOST:PORT' uses a running scheduler "
+                          "and its workers (README, 'Grading on several machines'); each worker must have the "
+                          "same versions and isolate students as this machine does; needs "
+                          "pip install 'attn-exercises[cluster]'")
     grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
                      help="also write the scores into this nbgrader course (its gradebook and "
                           "autograded/ notebooks), so formgrader, generate_feedback and export work "
@@ -97,6 +104,9 @@ def _run(parser, args) -> int:
         parser.error("--memory must be at least 256 MB (NumPy and SymPy need room)")
     if args.file_budget <= 0 or args.student_budget <= 0:
         parser.error("--file-budget and --student-budget must be positive numbers of seconds")
+    if args.cluster and not _cluster_address(args.cluster):
+        parser.error(f"--cluster {args.cluster}: give local:N (N workers on this machine) or a scheduler's "
+                     f"address, tcp://HOST:PORT")
     subs_real, out_real = subs.resolve(), out.resolve()
     if out_real == subs_real or subs_real in out_real.parents:
         parser.error(f"--out {out} is inside SUBMISSIONS; it would be graded as a student")
@@ -110,7 +120,8 @@ def _run(parser, args) -> int:
     opts = Options(subs_real, out_real, jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory,
                    force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
-                   students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated)
+                   students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
+                   cluster=args.cluster)
     try:
         facts = run(opts)
     except NoSandbox as exc:
@@ -133,6 +144,13 @@ def _run(parser, args) -> int:
         differences = done["differences"]
     _integrity(opts, course, differences)
     return 0
+
+
+def _cluster_address(address: str) -> bool:
+    """Whether ``address`` is local:N (N >= 1) or scheme://host:port."""
+    import re
+
+    return bool(re.fullmatch(r"local:[1-9][0-9]*|[a-z]+://[^\s/]+:[0-9]+", address))
 
 
 def _integrity(opts: Options, course, differences) -> None:

@@ -1,8 +1,8 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
 That is the registry, the public graders (graders/<slug>.py) and their hints,
-kit/, bounded/, sandbox/, grading/ without the batch grader (batch.py, preflight.py,
-summary.py, outfiles.py, digest.py), the command (cli/), and plans/: the public
+kit/, bounded/, sandbox/, grading/ without the batch grader (batch.py, cluster.py,
+preflight.py, summary.py, outfiles.py, digest.py), the command (cli/), and plans/: the public
 checks' recorded plans (inputs only), so a student's checks replay too. Never the hidden checks,
 the instructor's tooling (this folder) or the batch grader. ``copy_public``
 writes that copy: as graders/ in the student bundle (release.py) and as
@@ -17,8 +17,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # Paths inside the package that students never get.
-INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py", "grading/preflight.py", "grading/summary.py",
-                   "grading/outfiles.py", "grading/digest.py")
+INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py", "grading/cluster.py", "grading/preflight.py",
+                   "grading/summary.py", "grading/outfiles.py", "grading/digest.py")
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
 
 

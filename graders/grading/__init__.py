@@ -10,12 +10,13 @@
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
     answer.py    the notebook's answer cell those checks grade, read as the real grading reads it
     batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
+    cluster.py   the same on Dask workers (--cluster): files sent as bytes, each worker's versions checked
     preflight.py before a class is graded: can a sandbox start here, and does it isolate students
     summary.py   what a batch says when it has graded a class
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
     sources.py   what every grade depends on besides the student's files: the code, as a digest
     digest.py    what a student's result depends on, so that an unchanged one is kept
-                 (batch.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
+                 (batch.py, cluster.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
                  only: students never get them)
 
 May import: grading/, kit/, bounded/, sandbox/ and the registry.

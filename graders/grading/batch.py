@@ -19,6 +19,7 @@ again whenever anything their result depends on has changed (digest.py).
 A job process that dies (killed, out of memory) is noticed: the students it
 may have been grading are graded again, each alone in a fresh job process, and
 one whose grading dies again gets "grading crashed" while the batch goes on.
+With ``cluster`` the same tasks go to Dask workers instead (cluster.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -57,6 +59,7 @@ class Options:
     assignments: tuple = ()  # grade these assignments' exercises only (default: the layout's choice)
     students: tuple = ()  # grade these students only (ids or folder names; default: all)
     allow_unisolated: bool = False  # grade even where the sandbox cannot isolate students (see preflight)
+    cluster: str = ""  # grade on Dask: "local:N" or a scheduler's address (cluster.py); "": the pool
 
 
 class BatchError(ValueError):
@@ -208,7 +211,12 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
         bar.update(1)
 
     try:
-        _grade_all(todo, opts.jobs, done)
+        if opts.cluster:
+            from .cluster import grade_all
+
+            grade_all(todo, opts, box.get("isolation"), done, sys.modules[__name__])
+        else:
+            _grade_all(todo, opts.jobs, done)
     finally:
         bar.close()
     handed_in = {student_id(entry[0]) for entry in everyone}
@@ -311,8 +319,6 @@ def _pool(tasks, jobs, done):
 
 def _progress(total, enabled):
     """The bar, on a terminal only: in a log (a pipe, a file, CI) it is a line per redraw."""
-    import sys
-
     from tqdm import tqdm
 
     return tqdm(total=total, unit="student", desc="grading", dynamic_ncols=True,
