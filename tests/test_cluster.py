@@ -8,11 +8,8 @@ lays it out (cluster.py's ``image``) is what the sandbox and the grader see of t
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,26 +19,12 @@ from graders.grading import cluster
 from graders.grading.batch import Options, run
 from graders.sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES, read_folder
 
-from support.make_class import make_class  # noqa: E402 - tests/support, shared with bench/
+from support.dask_cluster import cli as _cli, graded as _graded, needs_dask, scheduler  # noqa: F401 - a fixture
+from support.dask_cluster import start_scheduler as _scheduler, start_worker as _worker, stop as _stop
+from support.dask_cluster import wait_for_workers as _wait_for_workers
+from support.make_class import make_class  # tests/support, shared with bench/
 
-try:
-    import distributed  # noqa: F401
-    HAVE_DASK = True
-except ImportError:
-    HAVE_DASK = False
-needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="Dask distributed is not installed (pip install -e '.[test]')")
-
-ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = 3
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-       # as the README asks of a scheduler: a student whose grading kills 2 workers gets "grading crashed"
-       "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
-
-
-def _graded(out: Path) -> dict:
-    """gradebook.csv and every results.json: what must equal the pool's."""
-    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.glob("students/*/results.json"))}
-    return {**files, "gradebook.csv": (out / "gradebook.csv").read_bytes()}
 
 
 # ------------------------------------------------------------------ a student's folder, as bytes
@@ -67,43 +50,6 @@ def test_a_folder_laid_out_on_a_worker_is_what_the_sandbox_takes_of_the_original
 
 
 # ------------------------------------------------------------------ a real scheduler and workers
-def _start(args, log: Path, env=ENV):
-    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=log.open("wb"),
-                            env=env, cwd=log.parent, start_new_session=True)
-
-
-def _stop(procs):
-    for proc in procs:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-
-def _scheduler(where: Path):
-    """A scheduler started as a separate process: (its process, its address)."""
-    file = where / "scheduler.json"
-    proc = _start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                   "--scheduler-file", str(file)], where / "scheduler.log")
-    deadline = time.monotonic() + 60
-    while not file.exists() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.1)
-    assert file.exists(), (where / "scheduler.log").read_text()[-2000:]
-    time.sleep(0.2)  # written whole
-    return proc, json.loads(file.read_text())["address"]
-
-
-def _worker(where: Path, name: str, *extra):
-    return _start(["distributed.cli.dask_worker", "--scheduler-file", str(where / "scheduler.json"), "--nthreads",
-                   "1", "--no-dashboard", "--name", name, *extra], where / f"{name}.log")
-
-
-def _wait_for_workers(address: str, n: int) -> None:
-    from distributed import Client
-
-    with Client(address, timeout=30) as client:
-        client.wait_for_workers(n, timeout=120)
-
-
 @pytest.fixture(scope="module")
 def klass(tmp_path_factory):
     """A small mixed class and the process pool's grades of it."""
@@ -111,26 +57,6 @@ def klass(tmp_path_factory):
     make_class(root / "class", STUDENTS, seed=7)
     run(Options(root / "class", root / "pool", jobs=2, progress=False), say=lambda *_: None)
     return root / "class", root / "pool"
-
-
-@pytest.fixture(scope="module")
-def scheduler(tmp_path_factory):
-    if not HAVE_DASK:
-        pytest.skip("Dask distributed is not installed (pip install -e '.[test]')")
-    where = tmp_path_factory.mktemp("dask")
-    proc, address = _scheduler(where)
-    workers = [_worker(where, f"w{i}") for i in range(2)]
-    try:
-        _wait_for_workers(address, 2)
-        yield address
-    finally:
-        _stop([*workers, proc])
-
-
-def _cli(subs: Path, out: Path, address: str):
-    return subprocess.Popen([sys.executable, "-m", "graders.cli", "grade", str(subs), "--out", str(out),
-                             "--cluster", address, "--no-progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=ENV, start_new_session=True)
 
 
 @needs_dask
