@@ -88,7 +88,7 @@ def pytest_sessionfinish(session):
 
 @pytest.fixture(autouse=True)
 def _own_passes(tmp_path_factory, monkeypatch):
-    from graders.grading import engine
     from graders.grading.plancache import PassStore
+    from support.caches import patch_caches
 
-    monkeypatch.setattr(engine, "PASSES", PassStore(tmp_path_factory.mktemp("passes")))
+    patch_caches(monkeypatch, passes=PassStore(tmp_path_factory.mktemp("passes")))

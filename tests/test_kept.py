@@ -14,6 +14,7 @@ from graders.cli.where import Target
 from graders.grading import engine
 from graders.grading.engine import ROOT
 from graders.sandbox.errors import NOT_WRITTEN
+from graders.grading.settings import Settings
 
 MUTANT = ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py"
 
@@ -29,7 +30,7 @@ def folder(tmp_path, monkeypatch):
 
 
 def grade(folder, slug, **settings):
-    session = Session(**settings)
+    session = Session(Settings.from_environ(), **settings)
     try:
         return session.grade(Target(slug, folder / f"{slug}.py"))
     finally:

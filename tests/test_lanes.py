@@ -14,6 +14,7 @@ from graders.cli.check import two_lanes
 from graders.cli.where import SLUGS, Target
 from graders.grading.engine import ROOT
 from graders.grading.results import CheckResult, ExerciseResult
+from graders.grading.settings import Settings
 
 MUTANTS = ROOT / "tests" / "mutants"
 
@@ -83,7 +84,7 @@ time.sleep(60)
 @pytest.mark.skipif(lanes.cores() < 2, reason="one core: checks run on one lane")
 def test_every_exercise_is_checked_on_two_lanes_here(tmp_path):
     targets = [Target(s, tmp_path / f"{s}.py") for s in SLUGS]
-    mine, theirs = two_lanes(targets)
+    mine, theirs = two_lanes(targets, Settings.from_environ())
     assert mine and theirs and sorted(mine + theirs, key=targets.index) == targets
 
 
@@ -166,10 +167,10 @@ def test_the_split_goes_by_a_files_quickest_check_since_it_last_changed(tmp_path
     path.write_text("def softmax(z, axis=-1):\n    pass\n")
 
     def check(seconds):
-        state = State(tmp_path)
+        state = State(tmp_path, Settings.from_environ().cache)
         state.record(ExerciseResult("softmax", "Softmax", [], seconds=seconds), path)
         state.save()
-        return State(tmp_path).last("softmax")["seconds"]
+        return State(tmp_path, Settings.from_environ().cache).last("softmax")["seconds"]
 
     assert check(5.0) == 5.0  # the first check, recording
     assert check(0.3) == 0.3

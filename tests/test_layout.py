@@ -309,3 +309,15 @@ def test_every_sub_a_check_is_given_is_a_student():
     lacking = [cls.__name__ for cls in (Submission, InProcess, Budgeted, Recording, Replay)
                if not issubclass(cls, Student)]
     assert not lacking, f"not a Student (no call or call_full): {lacking}"
+
+
+def test_only_settings_reads_the_environments_choices():
+    """What the environment chooses is read once, in grading/settings.py, and passed down: no other
+    module reads an ATTN_* variable. (ATTN_ZYGOTE_* are not settings: zygote.py sets them in the
+    environment of the zygote it starts, and factory.py reads them there.)"""
+    import re
+
+    readers = [f"{path.relative_to(PACKAGE)}:{n}" for name, path in MODULES.items() if name != "graders.grading.settings"
+               for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if re.search(r"\bATTN_(?!ZYGOTE_)[A-Z_]+", line) and re.search(r"environ|getenv", line)]
+    assert not readers, f"ATTN_* read outside grading/settings.py: {readers}"

@@ -15,6 +15,7 @@ from graders.kit import remember
 from graders.kit.checks import Fail
 from graders.kit.equality import TimeUp, time_limit
 from graders.sandbox.submission import request
+from support.caches import patch_caches
 
 HERE = Path(__file__).parent
 CASES = cases(mutants=3, alternatives=2)
@@ -147,7 +148,7 @@ def test_garbage_in_a_pass_file_is_no_pass(tmp_path):
 @pytest.fixture
 def passes(tmp_path, monkeypatch):
     kept = PassStore(tmp_path / "passes")
-    monkeypatch.setattr(engine, "PASSES", kept)
+    patch_caches(monkeypatch, passes=kept)
     return kept
 
 
@@ -179,7 +180,7 @@ def test_a_changed_plan_finds_no_pass(passes, tmp_path, monkeypatch):
     path = submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
     grade_file("softmax", path)
     kept = len(list(passes.folder.glob("*.json")))
-    monkeypatch.setattr(engine, "PLANS", plans.Plans(engine.PLANS.store))
+    patch_caches(monkeypatch, plans=plans.Plans(engine.caches().plans.store))
     real = plans.plan_key
     monkeypatch.setattr(plans, "plan_key", lambda *a: real(*a)[::-1])  # a grader edited, as it were
     made = _counting_replays(monkeypatch)
@@ -191,6 +192,6 @@ def test_a_changed_plan_finds_no_pass(passes, tmp_path, monkeypatch):
 def test_no_pass_is_kept_where_the_sandbox_reaches(tmp_path, monkeypatch):
     path = submit(tmp_path, "softmax", ROOT / "solutions" / "softmax.py")
     inside = PassStore(path.parent / "cache" / "passes")
-    monkeypatch.setattr(engine, "PASSES", inside)
+    patch_caches(monkeypatch, passes=inside)
     assert grade_file("softmax", path).points == 10
     assert not inside.folder.exists()

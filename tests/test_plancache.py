@@ -19,6 +19,8 @@ from graders.grading.engine import ROOT, checks_of, grade_file, reference
 from graders.grading.plancache import PlanStore, plan_key
 from graders.grading.planfile import decode, encode
 from graders.sandbox.submission import Submission
+from graders.grading.settings import Settings
+from support.caches import patch_caches
 
 HERE = Path(__file__).parent
 
@@ -77,7 +79,7 @@ def fresh_plans(tmp_path, monkeypatch):
     store = PlanStore(tmp_path / "plans", shipped=None)
 
     def again():
-        monkeypatch.setattr(engine, "PLANS", plans.Plans(store))
+        patch_caches(monkeypatch, plans=plans.Plans(store))
         return store
 
     again()
@@ -123,7 +125,7 @@ def test_stored_inputs_that_do_not_decode_are_graded_live(fresh_plans, tmp_path,
             altered += 1
     assert altered
     fresh_plans()
-    monkeypatch.setattr(engine, "PASSES", plancache.PassStore(tmp_path / "no-passes-yet"))
+    patch_caches(monkeypatch, passes=plancache.PassStore(tmp_path / "no-passes-yet"))
     assert view(grade_file("softmax", path)) == before
 
 
@@ -174,8 +176,9 @@ SHORT_ONLY = "import numpy as np\ndef softmax(z, axis=-1):\n    return np.full(z
 RUN = """
 import json, sys
 from pathlib import Path
-from attn_checks.grading.engine import grade_file
-r = grade_file("softmax", Path(sys.argv[1]))
+from attn_checks.grading.engine import caches, grade_file
+from attn_checks.grading.settings import Settings
+r = grade_file("softmax", Path(sys.argv[1]), cached=caches(Settings.from_environ().plans))
 print(json.dumps([r.points, r.checks[0].message]))
 """
 
@@ -204,11 +207,11 @@ def test_a_changed_grader_never_replays_an_old_plan(tmp_path):
 
 
 def test_no_sandbox_sees_the_plan_cache(tmp_path, monkeypatch):
-    folder = plancache.cache_folder()  # this run's (conftest.py)
+    folder = Settings.from_environ().plans  # this run's (conftest.py)
     assert plancache.usable(folder) == folder
     folder.mkdir(parents=True, exist_ok=True)
     monkeypatch.delenv("ATTN_GRADE_CACHE")
-    home = plancache.cache_folder().parents[1]  # the default: ~/.cache/attn-grade/plans
+    home = Settings.from_environ().plans.parents[1]  # the default: ~/.cache/attn-grade/plans
     path = tmp_path / "probe.py"
     path.write_text(textwrap.dedent("""
         import os
@@ -241,9 +244,11 @@ def test_a_cache_a_sandbox_could_see_is_refused(tmp_path):
     assert plancache.usable(tmp_path / "cache", [tmp_path / "exercises"]) == tmp_path / "cache"
 
 
-def test_the_cache_can_be_turned_off(monkeypatch):
+def test_the_cache_can_be_turned_off(monkeypatch, tmp_path):
     monkeypatch.setenv("ATTN_GRADE_CACHE", "off")
-    assert plancache.cache_folder() is None
+    assert Settings.from_environ().plans is None
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "c"))
+    assert Settings.from_environ().plans == tmp_path / "c" / "plans"
 
 
 SHIPPED = """
@@ -252,7 +257,7 @@ from pathlib import Path
 from attn_checks import registry
 from attn_checks.grading import engine
 found = sorted(f"{e.slug}.{fn.__qualname__}" for e in registry.EXERCISES for fn in engine.checks_of(e.slug)
-               if engine.PLANS.get(fn, None) is not None)
+               if engine.caches().plans.get(fn, None) is not None)
 views = [[[c.name, c.points, c.outcome, c.message] for c in engine.grade_file(slug, Path(path)).checks]
          for slug, path in json.loads(sys.argv[1])]
 print(json.dumps({"found": found, "views": views}))

@@ -14,6 +14,7 @@ from graders.grading.engine import ROOT, grade_file
 from graders.grading.plancache import PassStore, VerdictStore
 from graders.kit import exact, remember
 from graders.bounded import helper as bounded
+from support.caches import patch_caches
 
 HERE = Path(__file__).parent
 EXACT = ("hand_scores", "variance_proof")
@@ -24,8 +25,7 @@ CASES = cases(mutants=None, alternatives=None, slugs=EXACT)
 def store(tmp_path, monkeypatch):
     """An empty store of this test's own; the memos in memory are emptied by ``forget()``."""
     kept = VerdictStore(tmp_path / "verdicts")
-    monkeypatch.setattr(engine, "VERDICTS", kept)
-    monkeypatch.setattr(engine, "PASSES", PassStore(None))  # every check runs: its verdicts are asked for
+    patch_caches(monkeypatch, verdicts=kept, passes=PassStore(None))  # every check runs: its verdicts are asked for
     kept.forget = lambda: (exact._READ.clear(), exact._VERDICTS.clear())
     kept.forget()
     yield kept

@@ -18,6 +18,7 @@ from cases import cases, view
 from graders.cli.session import Session
 from graders.cli.where import Target
 from graders.grading.engine import ROOT, grade_file
+from graders.grading.settings import Settings
 from graders.sandbox import resident, zygote
 
 CLI = [sys.executable, "-m", "graders.cli"]
@@ -34,6 +35,12 @@ def runtime(monkeypatch):
     yield where
     resident.stop(where)
     shutil.rmtree(where, ignore_errors=True)
+
+
+def _learner():
+    """The learner's zygote, as a command started now would choose it."""
+    settings = Settings.from_environ()
+    return resident.learner(settings.runtime if settings.resident else None)
 
 
 def serving(where: Path) -> list[int]:
@@ -63,7 +70,7 @@ def check(folder: Path, *words, env=None) -> subprocess.CompletedProcess:
 
 
 def test_the_learners_commands_use_it(runtime):
-    assert isinstance(resident.learner(), resident.Resident)
+    assert isinstance(_learner(), resident.Resident)
 
 
 SAMPLE = cases(mutants=2, alternatives=1)
@@ -71,7 +78,7 @@ SAMPLE = cases(mutants=2, alternatives=1)
 
 @pytest.mark.parametrize("slug, path", SAMPLE, ids=[f"{s}/{p.stem}" for s, p in SAMPLE])
 def test_it_grades_as_a_zygote_of_the_commands_own(slug, path, runtime):
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     try:
         shared = session.grade(Target(slug, path))
     finally:
@@ -94,7 +101,7 @@ def test_it_holds_nothing_the_command_that_started_it_held_open(runtime):
 
     r, w = os.pipe()
     os.set_inheritable(w, True)  # as a watch's inotify descriptor, or a pipe of the shell's, can be
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     try:
         session.zygote.start()
         assert serving(runtime), "it answers once it has started"
@@ -106,7 +113,7 @@ def test_it_holds_nothing_the_command_that_started_it_held_open(runtime):
 
 
 def test_a_command_that_ends_takes_its_sandboxes_with_it(runtime):
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
     box = next(iter(session.workers.values())).box
     pid, cgroup = box.pid, box.cgroup
@@ -130,7 +137,7 @@ def test_a_zygote_that_was_killed_is_replaced(runtime, tmp_path):
 
 def test_a_session_outlives_its_zygote(runtime):
     """watch keeps one session: a zygote stopped meanwhile (attn-grade stop elsewhere) is replaced."""
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     try:
         target = Target("softmax", ROOT / "solutions" / "softmax.py")
         assert session.grade(target).points == 10
@@ -143,7 +150,7 @@ def test_a_session_outlives_its_zygote(runtime):
 
 def test_an_idle_zygote_ends_and_removes_its_cgroups(runtime, monkeypatch):
     monkeypatch.setattr(resident, "IDLE", 1.0)  # part of the key: a zygote of its own
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
     [pid] = serving(runtime)
     trees = [p for p in Path("/sys/fs/cgroup").glob(f"*/**/attn-grade-{pid}-*") if p.is_dir()]
@@ -166,7 +173,7 @@ def test_stop_ends_it(runtime, tmp_path):
 
 def test_it_can_be_turned_off(runtime, monkeypatch):
     monkeypatch.setenv("ATTN_GRADE_RESIDENT", "0")
-    assert resident.learner() is zygote.shared()
+    assert _learner() is zygote.shared()
 
 
 @pytest.mark.parametrize("spoil", ["open to others", "a symlink", "not a folder"])
@@ -181,8 +188,8 @@ def test_a_folder_others_could_reach_is_not_used(spoil, tmp_path, monkeypatch):
     else:
         where.write_text("")
     monkeypatch.setenv("ATTN_GRADE_RUNTIME", str(where))
-    assert resident.folder() is None
-    assert resident.learner() is zygote.shared()
+    assert resident.folder(Settings.from_environ().runtime) is None
+    assert _learner() is zygote.shared()
 
 
 def test_the_key_follows_the_sandbox_code_and_settings(tmp_path, monkeypatch):
@@ -231,7 +238,7 @@ def test_the_installed_versions_are_those_importlib_metadata_finds(dist):
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root, to become another user")
 def test_another_user_cannot_connect(runtime, tmp_path):
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.zygote.start()
     [path] = runtime.glob("z-*.sock")
     pid = os.fork()
@@ -271,7 +278,7 @@ def softmax(z, axis=-1):
 
 
 def test_student_code_cannot_reach_it(runtime, tmp_path):
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.zygote.start()
     [path] = runtime.glob("z-*.sock")
     [pid] = serving(runtime)
@@ -307,7 +314,7 @@ sys.stdin.read()  # stay connected until told
 
 
 def test_a_malformed_request_does_not_end_the_zygote(runtime):
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     try:
         session.zygote.start()
         [path] = runtime.glob("z-*.sock")
@@ -357,7 +364,7 @@ def test_where_it_refuses_a_command_uses_a_zygote_of_its_own(runtime):
             conn.send(b'{"refused": "no sandbox here: the system gives this zygote no namespaces"}')
 
     threading.Thread(target=refuse, daemon=True).start()
-    session = Session(timeout=10.0, fresh=True)
+    session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     try:
         assert session.grade(Target("softmax", ROOT / "solutions" / "softmax.py")).points == 10
         assert session.zygote.own and session.zygote.proc is not None  # a zygote of its own did it
@@ -370,6 +377,6 @@ def test_a_folder_whose_sockets_would_not_fit_is_not_used(tmp_path, monkeypatch)
     deep = Path("/tmp") / ("d" * 90)
     try:
         monkeypatch.setenv("ATTN_GRADE_RUNTIME", str(deep))
-        assert resident.folder() is None and resident.learner() is zygote.shared()
+        assert resident.folder(Settings.from_environ().runtime) is None and _learner() is zygote.shared()
     finally:
         shutil.rmtree(deep, ignore_errors=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from graders.grading.engine import ROOT
+from graders.grading.settings import Settings
 
 CLEAR = b"\x1b[H\x1b[2J"
 
@@ -144,7 +145,7 @@ def test_at_full_marks_watch_says_so_once(tmp_path, monkeypatch, capsys, only):
     monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "cache"))
     folder = tmp_path / "exercises"
     folder.mkdir()
-    state, results = State(folder), {}
+    state, results = State(folder, Settings.from_environ().cache), {}
     for ex in registry.EXERCISES:
         (folder / f"{ex.slug}.py").write_text("# done\n")
         results[ex.slug] = ExerciseResult(ex.slug, ex.title, [CheckResult(ex.slug, "all", 1.0, 1.0, "passed", "",
@@ -152,7 +153,7 @@ def test_at_full_marks_watch_says_so_once(tmp_path, monkeypatch, capsys, only):
         state.record(results[ex.slug], folder / f"{ex.slug}.py")
     state.save()
     target = resolve(only, folder) if only else None
-    watch = Watch(None, folder, target, color=False, tty=False)
+    watch = Watch(None, folder, target, color=False, tty=False, cache=Settings.from_environ().cache)
     watch.results = results
     watch.show("first check", None)
     out = capsys.readouterr().out

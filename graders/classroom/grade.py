@@ -121,7 +121,7 @@ def _run(parser, args) -> int:
                    force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
                    students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
-                   cluster=args.cluster)
+                   cluster=args.cluster, plans=args.settings.plans)
     try:
         facts = run(opts)
     except NoSandbox as exc:

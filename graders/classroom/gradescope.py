@@ -29,6 +29,7 @@ import zipfile
 from pathlib import Path
 
 from .. import registry
+from ..grading.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -137,10 +138,11 @@ class Unisolated(RuntimeError):
     """The sandbox cannot isolate a submission here, and the archive was not built to allow that."""
 
 
-def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
+def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path | None = None) -> dict:
     """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
-    sandbox said of itself, as soon as it said it (so a grader that fails can still tell)."""
-    from ..grading.engine import grade_file, import_timeout, ungraded
+    sandbox said of itself, as soon as it said it (so a grader that fails can still tell).
+    ``plans``: the plan cache's folder (a Settings' ``plans``), or None for memory only."""
+    from ..grading.engine import caches, grade_file, import_timeout, ungraded
     from ..sandbox.handle import Worker
     from ..sandbox.zygote import Jail
 
@@ -160,7 +162,8 @@ def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
                     if slug in problems:
                         results.append(ungraded(slug, *problems[slug]))
                     else:
-                        results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker))
+                        results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker,
+                                                  cached=caches(plans)))
             finally:
                 box = worker.sandbox.as_dict()
                 if seen is not None:
@@ -170,36 +173,38 @@ def grade(submission: Path, config: dict, seen: dict | None = None) -> dict:
     return for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
 
 
-def run(root: Path) -> int:
+def run(root: Path, settings: Settings | None = None) -> int:
     """Gradescope's run_autograder: grade root/submission into root/results/results.json.
 
     First the grader's own files (root/source/attn's solutions and hidden checks, the plan
     cache) are closed to the sandbox's uids (owner_only.py). What could not be closed goes
     to the instructor, in extra_data and on stdout (Gradescope shows students neither), and
-    grading goes on. extra_data always says which protections were in force."""
+    grading goes on. extra_data always says which protections were in force. ``settings``:
+    the environment's (settings.py), read by the caller; by default read here."""
+    plans = (settings or Settings.from_environ()).plans
     umask, bytecode = os.umask(0o077), sys.dont_write_bytecode  # as run_autograder sets them:
     sys.dont_write_bytecode = True  # nothing the grader writes is others', no compiled solutions
     try:
-        return _grade_into(root)
+        return _grade_into(root, plans)
     finally:  # called in process (the tests), the caller's settings come back
         os.umask(umask)
         sys.dont_write_bytecode = bytecode
 
 
-def _grade_into(root: Path) -> int:
+def _grade_into(root: Path, plans: Path | None) -> int:
     from .gsresults import for_instructor
     from .owner_only import close, grader_folders
 
     results = root / "results" / "results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     try:
-        closed, not_closed = close(grader_folders(root / "source" / "attn"))
+        closed, not_closed = close(grader_folders(root / "source" / "attn", plans))
     except Exception as exc:  # noqa: BLE001 - close itself never raises; finding the folders might
         closed, not_closed = [], [f"the grader's files were not closed ({type(exc).__name__}: {exc})"]
     seen = {}
     try:
         config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
-        data = grade(root / "submission", config, seen)
+        data = grade(root / "submission", config, seen, plans)
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
         data = {"score": 0.0, "output": f"The autograder failed ({type(exc).__name__}: {exc}); this is not your "
                                         f"fault: tell your instructor.", "tests": [],
@@ -260,9 +265,10 @@ def _run(parser, args) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m graders.classroom.gradescope")
     parser.add_argument("action", choices=("run",))
-    parser.add_argument("--root", type=Path, default=Path(os.environ.get("ATTN_AUTOGRADER_ROOT", "/autograder")))
+    settings = Settings.from_environ()
+    parser.add_argument("--root", type=Path, default=settings.autograder_root)
     args = parser.parse_args(argv)
-    return run(args.root)
+    return run(args.root, settings)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import sys
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
+from ..grading.settings import Settings
+
 MESSAGE = ("this course is autograded by 'attn-grade grade SUBMITTED --out OUT --nbgrader-course COURSE', "
            "which grades each answer cell in a sandbox where a student's code cannot patch the checks. "
            "nbgrader's own autograde (and formgrader's Autograde button) would run the notebooks unprotected, "
@@ -31,7 +33,7 @@ def refuse_command(argv=None, environ=None) -> None:
     """End ``nbgrader autograde`` (not its --help) with MESSAGE and exit status 1, before any
     notebook is touched: refused inside the converter, the words come after a long traceback."""
     argv, environ = sys.argv if argv is None else argv, os.environ if environ is None else environ
-    if environ.get("ATTN_UNHARDENED") == "1" or len(argv) < 2 or "nbgrader" not in os.path.basename(
+    if Settings.from_environ(environ).unhardened or len(argv) < 2 or "nbgrader" not in os.path.basename(
             os.path.dirname(argv[0]) if argv[0].endswith("__main__.py") else argv[0]):
         return
     if argv[1] == "autograde" and not {"-h", "--help", "--help-all"} & set(argv[2:]):
@@ -48,7 +50,7 @@ class RefuseUnhardened(Preprocessor):
     enabled = Bool(True)
 
     def preprocess(self, nb, resources):
-        if os.environ.get("ATTN_UNHARDENED") == "1":
+        if Settings.from_environ().unhardened:
             from nbgrader.preprocessors import Execute
 
             return Execute(parent=self.parent, config=self.config).preprocess(nb, resources)

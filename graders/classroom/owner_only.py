@@ -23,13 +23,11 @@ from pathlib import Path
 FILE, FOLDER = 0o600, 0o700
 
 
-def grader_folders(attn: Path) -> list:
+def grader_folders(attn: Path, plans: Path | None) -> list:
     """What to close: in ``attn`` (the unpacked archive's copy of this project), the solutions
-    and hidden checks; and the plan cache's folders (``cache_folder``, none when it is off)."""
-    from ..grading.plancache import cache_folder
-
+    and hidden checks; and the plan cache's folders (``plans``, a Settings' ``plans``: none when
+    it is off)."""
     folders = [Path(attn) / "solutions", Path(attn) / "graders" / "hidden"]
-    plans = cache_folder()
     if plans is not None:
         folders += [plans, plans.parent / "verdicts", plans.parent / "passes"]
     return folders

@@ -50,7 +50,7 @@ def write_plans(folder: Path) -> int:
     copy reads them (grading/plancache.py: keys without a reference). They hold inputs only:
     the calls a check makes and what Hypothesis drew, never an answer. Returns how many."""
     from .. import registry
-    from ..grading.engine import PLANS, checks_of, reference
+    from ..grading.engine import caches, checks_of, reference
     from ..grading.plancache import PlanStore, plan_key
 
     store, written = PlanStore(Path(folder), shipped=None), 0
@@ -59,7 +59,7 @@ def write_plans(folder: Path) -> int:
         if ref is None:
             continue
         for fn in checks_of(e.slug, hidden=False):
-            plan = PLANS.get(fn, ref, solution=Path(ref.__file__))
+            plan = caches().plans.get(fn, ref, solution=Path(ref.__file__))
             if plan is not None and store.save(plan_key(fn.__module__, fn.__qualname__, None), plan):
                 written += 1
     return written

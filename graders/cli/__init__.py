@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from .. import registry
+from ..grading.settings import Settings
 from .term import HelpFormatter
 
 LIBRARIES = ("numpy", "sympy", "hypothesis", "watchdog", "tqdm")
@@ -126,6 +127,7 @@ def dispatch(argv=None):
     verb = getattr(args, "command_parser", parser)  # usage errors show the verb's usage
     if extra:
         verb.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.settings = Settings.from_environ()  # the environment's choices, read once and passed down
     return args.run(verb, args), args
 
 

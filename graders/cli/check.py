@@ -10,7 +10,6 @@ is remembered for list, hint and watch (state.py).
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -78,7 +77,7 @@ def run(parser, args) -> int:
     folder = folder_of(parser, args)
     targets = targets_of(parser, args.exercises, folder)
     kept = {} if args.fresh else kept_results(targets, args)
-    mine, theirs = two_lanes([t for t in targets if t not in kept])
+    mine, theirs = two_lanes([t for t in targets if t not in kept], args.settings)
     lane = Lane(theirs, alone(args)) if theirs else None  # forked first: nothing is started yet
     try:
         return _run(args, targets, mine, lane, kept)
@@ -92,7 +91,7 @@ def _run(args, targets, mine, lane, kept) -> int:
 
     def session():  # none at all when every file's result is kept
         if not sessions:
-            sessions.append(Session(timeout=args.timeout, public_only=args.public_only, fresh=True,
+            sessions.append(Session(args.settings, timeout=args.timeout, public_only=args.public_only, fresh=True,
                                     sympy=mentions_sympy(t.path for t in mine)))
         return sessions[0]
 
@@ -139,7 +138,7 @@ def _run(args, targets, mine, lane, kept) -> int:
         for s in sessions:
             s.close()
         graded = [t for t in targets if t in done]
-        remember([done[t] for t in graded], graded)  # even if the reader went away (| head) or Ctrl-C
+        remember([done[t] for t in graded], graded, args.settings.cache)  # even if the reader went away (| head) or Ctrl-C
     results = shown
     if args.json:
         from ..grading.results import to_gradescope
@@ -155,22 +154,22 @@ def _run(args, targets, mine, lane, kept) -> int:
             one = len(kept) == 1
             print(fit(f"{_count(len(kept), 'unchanged file')} {'was' if one else 'were'} not run again "
                       f"(full marks or a stub; --fresh runs {'it' if one else 'them'})"))
-        print(fit(after_words(results, targets)))
+        print(fit(after_words(results, targets, args.settings.cache)))
     return 0 if all(r.points >= r.max_points for r in results) else 1
 
 
-def two_lanes(targets) -> tuple[list, list]:
+def two_lanes(targets, settings) -> tuple[list, list]:
     """(the targets this process grades, those a forked copy grades): two lanes for several files,
-    with two cores and the resident zygote (ATTN_GRADE_LANES=1: one lane)."""
+    with two cores and the resident zygote (ATTN_GRADE_LANES=1, ``one_lane``: one lane)."""
     from ..sandbox.resident import Resident, learner
 
-    if len(targets) < 2 or cores() < 2 or os.environ.get("ATTN_GRADE_LANES") == "1" \
-            or not isinstance(learner(), Resident):
+    if len(targets) < 2 or cores() < 2 or settings.one_lane \
+            or not isinstance(learner(settings.runtime if settings.resident else None), Resident):
         return list(targets), []
     states = {}
 
     def seconds(t):
-        state = states.setdefault(t.path.parent.resolve(), State(t.path.parent))
+        state = states.setdefault(t.path.parent.resolve(), State(t.path.parent, settings.cache))
         return (state.last(t.slug) or {}).get("seconds")
 
     from ..grading import engine  # noqa: F401 - loaded once, before the fork, for both lanes
@@ -186,7 +185,7 @@ def kept_results(targets, args) -> dict:
     for t in targets:
         key = t.path.parent.resolve()
         if key not in folders:
-            folders[key] = Kept(key, hidden=not args.public_only, timeout=args.timeout)
+            folders[key] = Kept(key, hidden=not args.public_only, timeout=args.timeout, plans=args.settings.plans)
         result = folders[key].get(t.slug)
         if result is not None:
             found[t] = result
@@ -203,25 +202,25 @@ def alone(args):
 
     def grade(target):
         if not sessions:
-            sessions.append(Session(timeout=args.timeout, public_only=args.public_only, fresh=True))
+            sessions.append(Session(args.settings, timeout=args.timeout, public_only=args.public_only, fresh=True))
             sessions[0].prepare(target.path.parent)
         return sessions[0].grade(target)
 
     return grade
 
 
-def remember(results, targets) -> None:
-    """Record each result in its folder's state (for list, hint and watch)."""
+def remember(results, targets, cache: Path) -> None:
+    """Record each result in its folder's state (for list, hint and watch), in ``cache``."""
     states = {}
     for result, t in zip(results, targets):
         folder = t.path.parent
-        state = states.setdefault(folder.resolve(), State(folder))
+        state = states.setdefault(folder.resolve(), State(folder, cache))
         state.record(result, t.path)
     for state in states.values():
         state.save()
 
 
-def after_words(results, targets) -> str:
+def after_words(results, targets, cache: Path) -> str:
     """What to do next: the next exercise and its lesson after full marks, else where to get help."""
     from .hint import hints_of
     from .progress import next_words
@@ -233,5 +232,5 @@ def after_words(results, targets) -> str:
         slug = behind[0].exercise
         return f"stuck on {slug}? 'attn-grade hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"
     folder = targets[-1].path.parent
-    return next_words(State(folder), folder)
+    return next_words(State(folder, cache), folder)
 

@@ -94,7 +94,7 @@ def run(parser, args) -> int:
     folder = args.dir or find_folder()
     if folder is None:
         refuse(parser, "no exercises/ folder here or above; run this inside the project or pass --dir")
-    state = State(folder)
+    state = State(folder, args.settings.cache)
     if args.reset and not args.exercise:
         state.data["hints"] = {}
         state.save()

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 from .. import registry
-from ..grading.plancache import NamedFiles, cache_folder, files_confined, usable
+from ..grading.plancache import NamedFiles, files_confined, usable
 from ..grading.results import CheckResult, ExerciseResult
 from ..grading.sources import code_digest, folder_digest
 from ..sandbox.errors import NOT_WRITTEN
@@ -48,10 +48,11 @@ FIRST = tuple(f"{e.slug}.py" for e in registry.EXERCISES)
 class Kept:
     """The kept results of one folder, with the folder's files as they are when it is made."""
 
-    def __init__(self, folder: Path, *, hidden: bool, timeout: float):
+    def __init__(self, folder: Path, *, hidden: bool, timeout: float, plans: Path | None):
+        """``plans``: the plan cache's folder (a Settings' ``plans``; kept/ goes beside it), or
+        None: nothing is kept."""
         self.folder = Path(folder).resolve()
         self.settings = {"hidden": bool(hidden), "timeout": float(timeout)}
-        plans = cache_folder()
         self.store = NamedFiles(usable(plans.parent / "kept", [self.folder]) if plans else None)
         self.files = folder_digest(self.folder, FIRST)
 

@@ -72,7 +72,7 @@ def run(parser, args) -> int:
     from .term import wants_color
 
     folder = args.dir or find_folder()
-    state = State(folder) if folder is not None else None
+    state = State(folder, args.settings.cache) if folder is not None else None
     print(render(state, folder, color=wants_color(args)))
     return 0
 

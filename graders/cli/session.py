@@ -14,6 +14,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+from ..grading.settings import Settings
 from ..sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES
 from .where import Target, missing_file_hint
 
@@ -22,13 +23,14 @@ class Session:
     """Grades a learner's files, one sandbox per folder. A sandbox holds a copy of the
     folder's files as they were when it started: ``forget`` after they change."""
 
-    def __init__(self, *, timeout: float = 10.0, public_only: bool = False, sympy: bool = True,
-                 fresh: bool = False):
+    def __init__(self, settings: Settings, *, timeout: float = 10.0, public_only: bool = False,
+                 sympy: bool = True, fresh: bool = False):
         from ..sandbox.resident import learner
 
         # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
         # the resident one (sandbox/resident.py) has done so already, for an earlier command.
-        self.zygote = learner()
+        self.settings = settings
+        self.zygote = learner(settings.runtime if settings.resident else None)
         self.zygote.start(sympy=sympy)
         self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
         self.workers, self.warming, self.kept = {}, {}, {}
@@ -61,13 +63,13 @@ class Session:
 
         key = Path(folder).resolve()
         if key not in self.kept:
-            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout)
+            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout, plans=self.settings.plans)
         return self.kept[key]
 
     def grade(self, target: Target):
         """The file's result: kept from its last full-marks check if nothing it depends on has
         changed since (kept.py), else graded in the folder's sandbox."""
-        from ..grading.engine import checks_of, grade_file
+        from ..grading.engine import caches, checks_of, grade_file
 
         kept = self._kept(target.path.parent)
         found = None if self.fresh else kept.get(target.slug)
@@ -80,7 +82,7 @@ class Session:
             thread.join()
         worker = self._worker(target.path.parent)
         result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
-                            worker=worker)
+                            worker=worker, cached=caches(self.settings.plans))
         if result.missing:
             explain_missing(result, target)
         self.protections = worker.sandbox.protections or self.protections

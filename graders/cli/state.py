@@ -1,9 +1,9 @@
 """What the command remembers about one learner's folder: the last check of each
 exercise and how many hints were shown.
 
-Kept beside the recorded plans, in the user's cache folder
-(``$ATTN_GRADE_CACHE``, else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
-``attn-grade/progress/``), one file per folder, named after the folder's real
+Kept beside the recorded plans, in the user's cache folder (a Settings'
+``cache``: ``$ATTN_GRADE_CACHE``, else ``$XDG_CACHE_HOME`` or ``~/.cache``,
+then ``attn-grade/progress/``), one file per folder, named after the folder's real
 path: the learner's folder stays as it was handed out, and no sandbox sees the
 file. It is the learner's own record, not a grade: a damaged or unwritable file
 is simply started afresh, which costs nothing but the progress display.
@@ -35,19 +35,13 @@ def digest(path: Path) -> str | None:
         return None
 
 
-def root() -> Path:
-    """The user's attn-grade cache folder (``off`` turns off only the plans on disk)."""
-    chosen = os.environ.get("ATTN_GRADE_CACHE", "")
-    if chosen and chosen.lower() not in ("off", "0", "no"):
-        return Path(chosen).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "attn-grade"
-
-
 class State:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, cache: Path):
+        """The record of ``folder``, in ``cache`` (a Settings' ``cache``: ATTN_GRADE_CACHE=off
+        turns off only the plans on disk, not this record)."""
         self.folder = Path(folder)
         where = os.path.realpath(self.folder)
-        self.path = root() / "progress" / (hashlib.sha256(where.encode()).hexdigest()[:20] + ".json")
+        self.path = Path(cache) / "progress" / (hashlib.sha256(where.encode()).hexdigest()[:20] + ".json")
         self.data = self._read()
         self.data["folder"] = where
 

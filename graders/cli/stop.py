@@ -16,7 +16,6 @@ def register(sub) -> None:
 def run(parser, args) -> int:
     from ..sandbox.resident import folder, stop
 
-    where = folder()
-    asked = stop(where)
+    asked = stop(folder(args.settings.runtime))
     print(f"ended {asked} background helper{'s' if asked != 1 else ''}" if asked else "no background helper was running")
     return 0

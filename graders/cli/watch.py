@@ -55,7 +55,7 @@ def run(parser, args) -> int:
         # started with Ctrl-C ignored (a background job of a script passes that on), yet on a
         # terminal: Ctrl-C is how a learner stops watching
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    session = Session(timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files),
+    session = Session(args.settings, timeout=args.timeout, public_only=args.public_only, sympy=mentions_sympy(files),
                       fresh=args.fresh)
     session.prepare(folder)
     from watchdog.observers import Observer
@@ -66,7 +66,7 @@ def run(parser, args) -> int:
     observer = Observer()
     observer.schedule(_Handler(events), str(folder), recursive=False)
     observer.start()
-    watch = Watch(session, folder, only, color=wants_color(args), tty=sys.stdout.isatty())
+    watch = Watch(session, folder, only, color=wants_color(args), tty=sys.stdout.isatty(), cache=args.settings.cache)
     try:
         watch.check([only.slug] if only else SLUGS, why="")
         while True:
@@ -112,8 +112,9 @@ def _next_save(events: queue.Queue):
 
 
 class Watch:
-    def __init__(self, session: Session, folder: Path, only: Target | None, *, color: bool, tty: bool):
-        self.session, self.folder, self.only = session, folder, only
+    def __init__(self, session: Session, folder: Path, only: Target | None, *, color: bool, tty: bool,
+                 cache: Path):
+        self.session, self.folder, self.only, self.cache = session, folder, only, cache  # cache: progress.py's
         self.color, self.tty = color, tty
         self.results = {}
 
@@ -137,7 +138,7 @@ class Watch:
         for t in targets:
             self.results[t.slug] = self.session.grade(t)
             done.append(self.results[t.slug])
-        remember(done, targets)
+        remember(done, targets, self.cache)
         took = time.monotonic() - since if since is not None else None
         self.show(why, took)
 
@@ -149,7 +150,7 @@ class Watch:
         when = f", checked {took:.2f} s after the save" if took is not None else ""
         head = f"attn-grade watch · {shown(self.folder)}/ · {why or 'first check'}{when}"
         out.append(fit(f"{head}   (Ctrl-C to stop)") + "\n")
-        state = State(self.folder)
+        state = State(self.folder, self.cache)
         if self.only is None:
             out.append(render(state, self.folder, color=self.color))
             out.append("")

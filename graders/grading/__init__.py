@@ -15,6 +15,8 @@
     summary.py   what a batch says when it has graded a class
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
     sources.py   what every grade depends on besides the student's files: the code, as a digest
+    settings.py  Settings: what the environment chooses (every ATTN_* variable), read once where a
+                 command starts and passed down
     digest.py    what a student's result depends on, so that an unchanged one is kept
                  (batch.py, cluster.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
                  only: students never get them)

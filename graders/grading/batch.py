@@ -59,6 +59,7 @@ class Options:
     assignments: tuple = ()  # grade these assignments' exercises only (default: the layout's choice)
     students: tuple = ()  # grade these students only (ids or folder names; default: all)
     allow_unisolated: bool = False  # grade even where the sandbox cannot isolate students (see preflight)
+    plans: Path | None = None  # the plan cache's folder (a Settings' ``plans``); None: in memory only
     cluster: str = ""  # grade on Dask: "local:N" or a scheduler's address (cluster.py); "": the pool
 
 
@@ -132,7 +133,7 @@ def grade_student(task: Task):
     from ..sandbox.handle import Worker
     from ..sandbox.zygote import Jail, Limits
     from .budget import Budget
-    from .engine import grade_file, import_timeout, ungraded, with_notes
+    from .engine import caches, grade_file, import_timeout, ungraded, with_notes
 
     opts, start = task.opts, time.perf_counter()
     jail = Jail.for_folder(task.root, limits=Limits(memory_mb=opts.memory_mb))
@@ -149,7 +150,7 @@ def grade_student(task: Task):
             else:
                 budget = student.within(opts.file_budget, "one exercise file")
                 result = grade_file(ex.slug, Path(task.folder) / f"{ex.slug}.py", call_timeout=opts.timeout,
-                                    worker=worker, budget=budget)
+                                    worker=worker, budget=budget, cached=caches(opts.plans))
                 results.append(with_notes(result, task.notes.get(ex.slug, ())))
         sandbox = worker.sandbox.as_dict()  # {} where no sandbox was started (nothing handed in)
     facts = {

@@ -11,7 +11,7 @@ import difflib
 import importlib
 import importlib.util
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from ..sandbox.handle import Worker
 from ..sandbox.submission import Submission
 from ..sandbox.zygote import SandboxFailed
 from .budget import Budget, Budgeted
-from .plancache import PassStore, PlanStore, VerdictStore, cache_folder, hidden_from, usable
+from .plancache import PassStore, PlanStore, VerdictStore, hidden_from, usable
 from .plans import Plans, run_check
 from .results import CheckResult, ExerciseResult, bounded
 
@@ -92,8 +92,8 @@ class Reference:
         return getattr(self._module, name)
 
 
-def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0,
-               worker: Worker | None = None, replay: bool = True, budget: Budget | None = None) -> ExerciseResult:
+def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0, worker: Worker | None = None,
+               replay: bool = True, budget: Budget | None = None, cached: Caches | None = None) -> ExerciseResult:
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
     ``worker``: a Worker serving the file's folder, shared by a student's
@@ -102,7 +102,9 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     ``replay=False`` runs every check live (plans.py explains replay).
     ``budget``: wall time for all the file's calls (budget.py); the checks left
     when it is spent score zero, saying so.
+    ``cached``: what grading remembers across files (``caches``); by default in memory only.
     """
+    cached = cached or caches()
     exercise = registry.get(slug)
     checks = checks_of(slug, hidden)
     ref = reference(slug) if hidden else None
@@ -121,23 +123,23 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
             if not outcome.ready:
                 result.problem = outcome.message
             else:
-                store = VERDICTS if hidden_from(sub, VERDICTS.folder) else None  # never where its sandbox reaches
-                with remember.using(store):
-                    result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay)
+                verdicts = cached.verdicts  # never where its sandbox reaches
+                with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None):
+                    result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay, cached)
     if result.problem:
         zero_all(result, checks)
     result.seconds = time.perf_counter() - start
     return bounded(result)
 
 
-def _run_checks(slug, checks, sub, budget, ref, functions, replay) -> list:
+def _run_checks(slug, checks, sub, budget, ref, functions, replay, cached) -> list:
     calls = Budgeted(sub, budget) if budget is not None else sub
     results = []
     for fn in checks:
         if budget is not None and budget.spent:
             results.append(_zero(slug, fn, budget.message()))
             continue
-        results.append(grade_check(slug, fn, calls, ref, functions, sub.path.name, replay))
+        results.append(grade_check(slug, fn, calls, ref, functions, sub.path.name, replay, cached))
     return results
 
 
@@ -185,21 +187,22 @@ def _near_misses(missing, functions) -> str:
     return "".join(f"; it defines {found}: the checks call {name}, so name it that" for name, found in near)
 
 
-def grade_check(slug, fn, sub, ref, functions, filename, replay=True) -> CheckResult:
+def grade_check(slug, fn, sub, ref, functions, filename, replay=True, cached=None) -> CheckResult:
     """One check's result: ``functions`` are those the file defines (named in ``filename``).
     A failed check's message ends with what the failing call printed (``with_printed``)."""
     owner = submission_of(sub)  # the Submission (or notebook) that keeps what a call printed
     owner.printed = ""
-    return with_printed(_check_result(slug, fn, sub, ref, functions, filename, replay), owner.printed)
+    return with_printed(_check_result(slug, fn, sub, ref, functions, filename, replay, cached or caches()),
+                        owner.printed)
 
 
-def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResult:
+def _check_result(slug, fn, sub, ref, functions, filename, replay, cached) -> CheckResult:
     s = fn.spec
     missing = [u for u in s.uses if u not in functions]
     if missing:
         return _zero(slug, fn, f"{', '.join(missing)} is not defined in {filename}{_near_misses(missing, functions)}")
     try:
-        _execute(slug, fn, sub, ref, replay)
+        _execute(slug, fn, sub, ref, replay, cached)
     except Fail as exc:
         points = round(s.points * max(0.0, min(1.0, exc.fraction)), 6)
         outcome = exc.outcome if exc.fraction < 1 else Outcome.PASSED
@@ -217,15 +220,28 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay) -> CheckResul
     return CheckResult(slug, s.name, s.points, s.points, Outcome.PASSED, "", "hidden" if s.hidden else "public")
 
 
-# Recorded checks, reused for every file: in memory, and on disk where no sandbox can see it.
-PLANS = Plans(PlanStore(usable(cache_folder())))
-# Settled verdicts on exact answers (kit/remember.py), beside the plans.
-VERDICTS = VerdictStore(PLANS.store.folder and PLANS.store.folder.parent / "verdicts")
-# Replays that passed, by the answers they got (plans.py, ``pass_name``), beside them.
-PASSES = PassStore(PLANS.store.folder and PLANS.store.folder.parent / "passes")
+@dataclass(frozen=True)
+class Caches:
+    """What grading remembers across files (plancache.py): recorded checks (in memory, and on
+    disk where no sandbox can see them), settled verdicts on exact answers (kit/remember.py)
+    and replays that passed, by the answers they got (plans.py, ``pass_name``)."""
+
+    plans: Plans
+    verdicts: VerdictStore
+    passes: PassStore
 
 
-def _execute(slug, fn, sub, ref, replay=True):
+@lru_cache(maxsize=None)
+def caches(folder: Path | None = None) -> Caches:
+    """The caches kept in ``folder`` (a Settings' ``plans``; verdicts/ and passes/ beside it),
+    one per folder and process, so that every file graded here reuses what the others
+    recorded; with no folder (or one a sandbox could see), plans in memory only."""
+    folder = usable(folder)
+    return Caches(Plans(PlanStore(folder)), VerdictStore(folder and folder.parent / "verdicts"),
+                  PassStore(folder and folder.parent / "passes"))
+
+
+def _execute(slug, fn, sub, ref, replay, cached):
     """Run one check: replayed from its recording when there is one, else live.
     The recording is made against the reference even when the check itself gets none
     (public checks only); without a reference, only a shipped recording can be had."""
@@ -233,5 +249,5 @@ def _execute(slug, fn, sub, ref, replay=True):
     if replay:
         recorder = ref if ref is not None else reference(slug)
         solution = Path(recorder.__file__) if recorder is not None else None
-        plan = PLANS.get(fn, recorder, solution=solution, disk=hidden_from(sub, PLANS.store.folder))
-    run_check(fn, sub, ref, plan, PASSES if replay and hidden_from(sub, PASSES.folder) else None)
+        plan = cached.plans.get(fn, recorder, solution=solution, disk=hidden_from(sub, cached.plans.store.folder))
+    run_check(fn, sub, ref, plan, cached.passes if replay and hidden_from(sub, cached.passes.folder) else None)

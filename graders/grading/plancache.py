@@ -9,8 +9,9 @@ so an old plan is simply never found again.
 
 Two places hold plans:
 
-* the user's cache folder (``$ATTN_GRADE_CACHE``, else ``$XDG_CACHE_HOME`` or
-  ``~/.cache``, then ``attn-grade/plans``): written by the grading process
+* the user's cache folder (settings.py's ``plans``: ``$ATTN_GRADE_CACHE``, else
+  ``$XDG_CACHE_HOME`` or ``~/.cache``, then ``attn-grade/plans``; the command
+  that starts hands it to engine.py's ``caches``): written by the grading process
   only, folder 0700. It must lie outside everything a sandbox binds (system
   folders, Python and its libraries, the student's folder): ``usable``
   refuses a folder inside one of those, and grading then keeps plans in
@@ -90,17 +91,6 @@ def _versions() -> str:
 
 
 # ------------------------------------------------------------------ where
-def cache_folder() -> Path | None:
-    """The user's plan cache (see the module's docstring), or None when it is turned off."""
-    chosen = os.environ.get("ATTN_GRADE_CACHE", "")
-    if chosen.lower() in ("off", "0", "no"):
-        return None
-    if chosen:
-        return Path(chosen).expanduser() / "plans"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "attn-grade" / "plans"
-
-
 @lru_cache(maxsize=None)
 def sandbox_visible() -> tuple[Path, ...]:
     """The folders a sandbox binds read-only (jail.SYSTEM_FOLDERS and the zygote's library

@@ -39,16 +39,11 @@ IDLE = 900.0  # seconds a resident zygote waits with no command connected before
 MADE_OF = ("factory", *SIBLINGS)  # the files the zygote is made of (a change starts a new one)
 
 
-def folder() -> Path | None:
-    """The folder for this user's sockets (made if need be), or None where none is safe:
-    ATTN_GRADE_RUNTIME, else $XDG_RUNTIME_DIR/attn-grade, else /tmp/attn-grade-UID;
-    it must be a real folder, ours, that nobody else may enter."""
-    if os.environ.get("ATTN_GRADE_RUNTIME"):
-        path = Path(os.environ["ATTN_GRADE_RUNTIME"])
-    elif os.environ.get("XDG_RUNTIME_DIR"):
-        path = Path(os.environ["XDG_RUNTIME_DIR"]) / "attn-grade"
-    else:
-        path = Path("/tmp") / f"attn-grade-{os.getuid()}"
+def folder(path: Path) -> Path | None:
+    """``path``, the folder for this user's sockets (a Settings' ``runtime``: ATTN_GRADE_RUNTIME,
+    else $XDG_RUNTIME_DIR/attn-grade, else /tmp/attn-grade-UID), made if need be; or None where
+    it is not safe: it must be a real folder, ours, that nobody else may enter."""
+    path = Path(path)
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         st = os.lstat(path)
@@ -195,17 +190,17 @@ def _lock(path: Path):
         os.close(fd)
 
 
-def learner() -> z.Zygote:
-    """The zygote for a learner's command: the resident one, unless ATTN_GRADE_RESIDENT=0 or
-    no safe folder for its socket exists (then one of this process's own)."""
-    where = None if os.environ.get("ATTN_GRADE_RESIDENT") == "0" else folder()
+def learner(runtime: Path | None) -> z.Zygote:
+    """The zygote for a learner's command: the resident one, whose socket is in ``runtime``
+    (None: no resident zygote, as ATTN_GRADE_RESIDENT=0 asks), unless that folder is not safe
+    (then one of this process's own)."""
+    where = folder(runtime) if runtime is not None else None
     return Resident(where) if where is not None else z.shared()
 
 
-def stop(where: Path | None = None, seconds=6.0) -> int:
-    """Ask every resident zygote of this user to end, and wait (up to ``seconds`` each) until it
-    has removed its sandboxes and cgroups; how many were asked."""
-    where = where or folder()
+def stop(where: Path | None, seconds=6.0) -> int:
+    """Ask every resident zygote of this user whose socket is in ``where`` to end, and wait (up to
+    ``seconds`` each) until it has removed its sandboxes and cgroups; how many were asked."""
     asked = 0
     for path in sorted(where.glob("z-*.sock")) if where is not None else ():
         with _lock(path):  # a command launching one meanwhile waits, then starts it anew
