@@ -89,6 +89,9 @@ def pytest_sessionfinish(session):
 @pytest.fixture(autouse=True)
 def _own_passes(tmp_path_factory, monkeypatch):
     from graders.grading.plancache import PassStore
+    from graders.grading.settings import Settings
     from support.caches import patch_caches
 
-    patch_caches(monkeypatch, passes=PassStore(tmp_path_factory.mktemp("passes")))
+    # A grading given no caches (grade_file called by a test) shares this run's plans on disk, as
+    # the commands the tests start do: each plan is recorded once per run, not once per process.
+    patch_caches(monkeypatch, Settings.from_environ().plans, passes=PassStore(tmp_path_factory.mktemp("passes")))

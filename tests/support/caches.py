@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 
-def patch_caches(monkeypatch, **parts) -> None:
-    """Every ``engine.caches(folder)`` from now on, with ``parts`` (plans, verdicts, passes) replaced."""
+def patch_caches(monkeypatch, default=None, **parts) -> None:
+    """Every ``engine.caches(folder)`` from now on, with ``parts`` (plans, verdicts, passes) replaced;
+    ``default``: the folder of a grading given none (else in memory only)."""
     from graders.grading import engine
 
     base = engine.caches
-    monkeypatch.setattr(engine, "caches", lambda folder=None: replace(base(folder), **parts))
+    monkeypatch.setattr(engine, "caches", lambda folder=None: replace(base(folder or default), **parts))
