@@ -50,6 +50,11 @@ def zygote(ctrl_fd, m):
     """
     import numpy  # noqa: F401 - imported once here, shared by every fork
 
+    # SIGTERM (the grading process's death signal, or ``kill``) ends the serving loops below, and
+    # the clean-up then runs whole. A handler that raised SystemExit could land in the clean-up's
+    # first steps, or before the tree of cgroups had an owner to remove it, and leave it behind.
+    ended = []
+    signal.signal(signal.SIGTERM, lambda *_: ended.append(True))
     idle = float(os.environ.get("ATTN_ZYGOTE_IDLE") or 0)
     if idle:  # started by posix_spawn, we hold what the command held open (a watch's inotify, pipes)
         m.jail.close_fds(keep={0, 1, 2, ctrl_fd})
@@ -67,20 +72,16 @@ def zygote(ctrl_fd, m):
     # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
     # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
     m.confine.become_subreaper()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if not idle:  # the grading process that started us was killed (kill -9): so are we, once the cgroups are gone
         m.confine.die_with_parent(signal.SIGTERM)
     sock = socket.socket(fileno=ctrl_fd)
     places = m.places.Places(tree, why, run)
     try:
         if idle:  # where a student's code could reach our socket, serve no sandbox (see confined)
-            _serve(sock, idle, places, m, confined(m, run))
+            _serve(sock, idle, places, m, confined(m, run), ended)
         else:
-            _serve_one(sock, places, m)
+            _serve_one(sock, places, m, ended)
     finally:
-        # A second SIGTERM (the grading process's death signal after it hung up) would raise
-        # SystemExit inside the clean-up and leave its cgroups behind: ignored from here on.
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         places.close()
 
 
@@ -91,22 +92,22 @@ def confined(m, run) -> bool:
     return run is None or (m.landlock.abi() >= 6 and m.confine.has_seccomp())
 
 
-def _serve_one(conn, places, m):
-    """Serve the one grading process that started us until it hangs up."""
-    while True:
+def _serve_one(conn, places, m, ended):
+    """Serve the one grading process that started us until it hangs up (or we are ``ended``)."""
+    while not ended:
         if select.select([conn], [], [], 1.0)[0]:
             if _answer(conn, places, m, (conn,), True) is None:
                 return
         places.tidy()
 
 
-def _serve(listener, idle, places, m, confined):
+def _serve(listener, idle, places, m, confined, ended):
     """Serve every connection on ``listener`` (ours, by its owner's uid only) until ``idle``
     seconds pass with none open and no sandbox left, or a connection asks us to stop.
     Not ``confined`` (no namespaces here), every spawn is refused: each command then starts
     a zygote of its own."""
     conns, quiet = [], time.monotonic()
-    while True:
+    while not ended:
         ready = select.select([listener, *conns], [], [], 1.0)[0]
         places.tidy()
         if listener in ready:
