@@ -40,7 +40,7 @@ def runtime(monkeypatch):
 def _learner():
     """The learner's zygote, as a command started now would choose it."""
     settings = Settings.from_environ()
-    return resident.learner(settings.runtime if settings.resident else None)
+    return resident.learner(settings.resident_runtime)
 
 
 def serving(where: Path) -> list[int]:

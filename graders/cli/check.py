@@ -138,7 +138,8 @@ def _run(args, targets, mine, lane, kept) -> int:
         for s in sessions:
             s.close()
         graded = [t for t in targets if t in done]
-        remember([done[t] for t in graded], graded, args.settings.cache)  # even if the reader went away (| head) or Ctrl-C
+        # even if the reader went away (| head) or Ctrl-C
+        remember([done[t] for t in graded], graded, args.settings.cache)
     results = shown
     if args.json:
         from ..grading.results import to_gradescope
@@ -164,7 +165,7 @@ def two_lanes(targets, settings) -> tuple[list, list]:
     from ..sandbox.resident import Resident, learner
 
     if len(targets) < 2 or cores() < 2 or settings.one_lane \
-            or not isinstance(learner(settings.runtime if settings.resident else None), Resident):
+            or not isinstance(learner(settings.resident_runtime), Resident):
         return list(targets), []
     states = {}
 

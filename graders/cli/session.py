@@ -30,7 +30,7 @@ class Session:
         # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
         # the resident one (sandbox/resident.py) has done so already, for an earlier command.
         self.settings = settings
-        self.zygote = learner(settings.runtime if settings.resident else None)
+        self.zygote = learner(settings.resident_runtime)
         self.zygote.start(sympy=sympy)
         self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
         self.workers, self.warming, self.kept = {}, {}, {}

@@ -49,6 +49,11 @@ class Settings:
                    autograder_root=Path(env.get("ATTN_AUTOGRADER_ROOT") or "/autograder"))
 
     @property
+    def resident_runtime(self) -> Path | None:
+        """The resident zygote's socket folder, or None when each command starts its own."""
+        return self.runtime if self.resident else None
+
+    @property
     def plans(self) -> Path | None:
         """The recorded plans' folder (verdicts/, passes/ and kept/ beside it), or None when off."""
         return self.cache / "plans" if self.disk_caches else None
