@@ -188,11 +188,8 @@ def remove_ended(pid, reap=lambda: None, seconds=2.0):
     while bases:
         for base in list(bases):
             try:
-                if os.path.isdir(os.path.join(base, KEEPER)):
-                    os.rmdir(os.path.join(base, KEEPER))  # refused while a zygote lives in it
-                if _remove([os.path.join(base, d) for d in os.listdir(base) if d.startswith("sandbox-")]):
-                    os.rmdir(base)
-                    bases.remove(base)
+                _remove_tree(base, kill=True)
+                bases.remove(base)
             except FileNotFoundError:
                 bases.remove(base)
             except OSError:
@@ -257,13 +254,23 @@ def _sweep(parent):
     for name in os.listdir(parent):
         if not name.startswith(PREFIX):
             continue
-        base = os.path.join(parent, name)
         try:
-            if os.path.isdir(os.path.join(base, KEEPER)):
-                os.rmdir(os.path.join(base, KEEPER))  # refused while its zygote lives
-            for sub in os.listdir(base):
-                if sub.startswith("sandbox-"):
-                    os.rmdir(os.path.join(base, sub))  # refused while it holds a process
-            os.rmdir(base)
+            _remove_tree(os.path.join(parent, name), kill=False)
         except OSError:
             pass
+
+
+def _remove_tree(base, kill):
+    """Remove a zygote's tree: its keeper (refused, OSError, while its zygote lives), its sandboxes'
+    cgroups (with ``kill``, what is left in them is killed first; without, a cgroup that holds a
+    process is refused) and the tree itself."""
+    if os.path.isdir(os.path.join(base, KEEPER)):
+        os.rmdir(os.path.join(base, KEEPER))
+    sandboxes = [os.path.join(base, d) for d in os.listdir(base) if d.startswith("sandbox-")]
+    if kill:
+        if not _remove(sandboxes):
+            raise OSError(f"{base}: a sandbox's cgroup is still busy")
+    else:
+        for d in sandboxes:
+            os.rmdir(d)
+    os.rmdir(base)
