@@ -112,3 +112,41 @@ def test_a_process_that_has_ended_is_not_read():
     proc = subprocess.Popen(["true"])
     proc.wait()
     assert clock.usage(proc.pid) is None
+
+
+class FakeTime:
+    """time.monotonic as the test says it is."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_proc_is_read_only_once_a_call_has_taken_longer_than_the_grace(monkeypatch):
+    fake, looked = FakeTime(), []
+    monkeypatch.setattr(clock, "time", fake)
+    monkeypatch.setattr(clock, "usage", lambda pid: looked.append(pid) or (5.0, True))
+    watch = clock.Stopwatch(4242, 10.0)
+    fake.now += clock.GRACE / 2
+    assert watch.left() == pytest.approx(clock.GRACE / 2)  # wait until the grace is over, no more
+    assert looked == []  # an answer that came now would have cost no read of /proc
+    fake.now += clock.GRACE
+    assert watch.left() == pytest.approx(10.0 - 1.5 * clock.GRACE)
+    assert looked == [4242]  # the first look: the CPU count starts here
+    monkeypatch.setattr(clock, "usage", lambda pid: looked.append(pid) or (5.0 + 10.0, True))
+    fake.now += 10.0
+    assert watch.left() == 0  # past the deadline, with the timeout's CPU seconds used: time is up
+    assert looked == [4242, 4242]
+
+
+def test_a_call_still_waiting_for_a_cpu_after_its_grace_is_stretched_as_before(monkeypatch):
+    fake = FakeTime()
+    monkeypatch.setattr(clock, "time", fake)
+    monkeypatch.setattr(clock, "usage", lambda pid: (2.0, True))
+    watch = clock.Stopwatch(4242, 1.0)
+    fake.now += 0.5
+    assert watch.left() == pytest.approx(0.5)
+    fake.now += 0.6  # past the deadline, no CPU used since the first look, still runnable
+    assert 0 < watch.left() <= 0.5
