@@ -211,3 +211,30 @@ def test_the_summary_fits_the_terminal_and_says_the_same(klass, tmp_path, capsys
         assert not wide, wide
         assert lines[isolation + 1].startswith("  ")  # continued, two spaces in
     assert " ".join(said.split()).count("a seccomp filter") == 1
+
+
+BIG = 2_000_000  # characters of one student's results.json text, here
+
+
+def _big_results(task):
+    """A job's answer with a large results.json text (module level: the pool pickles it by name)."""
+    return task.name, "x" * BIG + task.name, {}
+
+
+def test_the_pool_keeps_no_students_results_once_written(tmp_path, monkeypatch):
+    import tracemalloc
+
+    from graders.grading import batch
+
+    monkeypatch.setattr(batch, "grade_student", _big_results)
+    opts = Options(tmp_path, tmp_path / "out", progress=False)
+    tasks = [batch.Task(f"s{i:02d}", str(tmp_path), str(tmp_path), opts, {}, {}, (), "") for i in range(30)]
+    written = []
+    tracemalloc.start()
+    try:
+        batch._grade_all(tasks, 2, lambda name, text, facts: written.append((name, len(text))))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert sorted(written) == [(f"s{i:02d}", BIG + 3) for i in range(30)]
+    assert peak < 10 * BIG  # 30 texts held until the last was written would be 30 * BIG

@@ -125,8 +125,8 @@ import sys
 from graders.grading import sources
 from graders.sandbox.zygote import installed
 
-sources._versions = lambda: {"python": sys.version.split()[0], "numpy": "1.0.0", "sympy": installed("sympy"),
-                             "hypothesis": installed("hypothesis")}
+sources.versions = lambda: {"python": sys.version.split()[0], "numpy": "1.0.0", "sympy": installed("sympy"),
+                            "hypothesis": installed("hypothesis")}
 """
 
 

@@ -172,7 +172,13 @@ def _results_text(task: Task, results) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def _crashed(task: Task, why: str):
+def died(times: int) -> str:
+    """Why a student whose grading process died ``times`` times is scored zero."""
+    return f"the process grading your work ended abruptly, {'twice' if times == 2 else f'{times} times'} " \
+           f"(killed, or out of memory)"
+
+
+def crashed(task: Task, why: str):
     """What a student gets whose grading could not finish: every exercise at zero, saying why."""
     from .engine import ungraded
 
@@ -213,9 +219,9 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
 
     try:
         if opts.cluster:
-            from .cluster import grade_all
+            from .cluster import Batch, grade_all
 
-            grade_all(todo, opts, box.get("isolation"), done, sys.modules[__name__])
+            grade_all(todo, opts, box.get("isolation"), done, Batch(grade_student, crashed, died, exercise_files))
         else:
             _grade_all(todo, opts.jobs, done)
     finally:
@@ -281,11 +287,10 @@ def _grade_all(tasks, jobs, done, rounds=3) -> None:
         for task in suspects:  # started when a job process died: alone, so a second death is its own
             again, started = _pool([task], 1, done)
             if started:
-                done(*_crashed(task, "the process grading your work ended abruptly, twice (killed, or out of "
-                                     "memory)"))
+                done(*crashed(task, died(2)))
             tasks += again
     for task in tasks:
-        done(*_crashed(task, "the grading processes kept ending abruptly"))
+        done(*crashed(task, "the grading processes kept ending abruptly"))
 
 
 def _pool(tasks, jobs, done):
@@ -298,13 +303,13 @@ def _pool(tasks, jobs, done):
         try:
             futures = {pool.submit(grade_student, t): t for t in tasks}
             for future in as_completed(futures):
-                task = futures[future]
+                task = futures.pop(future)  # its results.json text goes once written: memory stays flat
                 try:
                     outcome = future.result()
                 except BrokenProcessPool:
                     continue
                 except Exception as exc:  # noqa: BLE001 - not the student's doing; the batch goes on
-                    outcome = _crashed(task, f"the grader failed ({type(exc).__name__}: {exc})")
+                    outcome = crashed(task, f"the grader failed ({type(exc).__name__}: {exc})")
                 done(*outcome)
                 del left[task.mark]
         except BaseException:  # Ctrl-C: do not wait for the students being graded

@@ -22,13 +22,14 @@ student whose grading kills ``allowed-failures + 1`` workers (2 in a
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 
-from ..sandbox.inside.files import MAX_FILE_BYTES, _python_files, read_folder
+from ..sandbox.inside.files import MAX_FILE_BYTES, python_files, read_folder
 from . import sources
 from .preflight import NoSandbox
 
@@ -50,7 +51,7 @@ def image(folder: str, root: str, first) -> tuple:
     if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
         raise ValueError(f"{folder} is not inside the jail root {root}")
     taken, _, _ = read_folder(folder, folder, tuple(first))
-    listed, _ = _python_files(folder)  # past MAX_ENTRIES entries, its note is not made again there
+    listed, _ = python_files(folder)  # past MAX_ENTRIES entries, its note is not made again there
     names = [n for n in first if os.path.basename(n) == n] + sorted(listed)
     found = []
     for name in dict.fromkeys(names):
@@ -87,14 +88,9 @@ def lay_out(root: str, rel: str, entries) -> str:
 
 
 # ------------------------------------------------------------------ on a worker
-def source_digest() -> str:
-    """This package's source and the reference solutions: the same wheel on every machine."""
-    h = hashlib.sha256()
-    for root, pattern in ((sources.PACKAGE, "**/*.py"), (sources.SOLUTIONS, "*")):
-        for rel, data in sources.regular_files(root, pattern):
-            h.update(f"\0{root.name}/{rel}\0{len(data)}\0".encode())
-            h.update(data)
-    return h.hexdigest()[:16]
+def versions() -> dict:
+    """This package's source digest and the library versions: what every worker must share."""
+    return {"attn-grade": sources.files_digest()[:16], **sources.versions()}
 
 
 @lru_cache(maxsize=None)
@@ -105,14 +101,14 @@ def worker_facts(memory_mb: int = 1024) -> dict:
     from ..sandbox.zygote import Limits, SandboxFailed
 
     try:
-        versions = {"attn-grade": source_digest(), **sources._versions()}
+        found = versions()
     except Exception as exc:  # noqa: BLE001 - said, not raised: Dask cannot carry every exception back
         return {"versions": None, "failed": f"it cannot tell its versions ({type(exc).__name__}: {exc})"}
     try:
         report = probe(Limits(memory_mb=memory_mb))
     except SandboxFailed as exc:
-        return {"versions": versions, "failed": str(exc)}
-    return {"versions": versions, "protections": dict(report.protections), "isolated": report.isolated,
+        return {"versions": found, "failed": str(exc)}
+    return {"versions": found, "protections": dict(report.protections), "isolated": report.isolated,
             "missing": list(report.missing)}
 
 
@@ -163,18 +159,25 @@ def grade_remote(grade, task, rel: str, entries, expect: dict):
 
 
 # ------------------------------------------------------------------ on the coordinator
+class Batch(NamedTuple):
+    """What batch.py lends the cluster (it imports this module, so it passes them in)."""
+
+    grade_student: Callable  # Task -> (name, results.json text, facts)
+    crashed: Callable  # (Task, why) -> the same, every exercise at zero
+    died: Callable  # times -> why, for a student whose grading killed its process that often
+    exercise_files: Callable  # exercises -> the file names the sandbox takes first
+
 CONNECT_SECONDS, WORKERS_SECONDS = 10, 60
 
 
-def grade_all(tasks, opts, isolation: dict, done, batch) -> None:
-    """Grade ``tasks`` on the cluster ``opts.cluster``, calling ``done(name, text, facts)`` for each.
-    ``batch``: batch.py's grade_student, _crashed and exercise_files (it imports this module)."""
+def grade_all(tasks, opts, isolation: dict, done, batch: Batch) -> None:
+    """Grade ``tasks`` on the cluster ``opts.cluster``, calling ``done(name, text, facts)`` for each."""
     if not tasks:
         return
     client, cluster = connect(opts.cluster)
-    futures = []
+    futures = set()  # those not yet handed to ``done``
     try:
-        expect = {"versions": {"attn-grade": source_digest(), **sources._versions()}, "isolation": isolation,
+        expect = {"versions": versions(), "isolation": isolation,
                   "allow_unisolated": opts.allow_unisolated}
         try:
             said = client.run(worker_facts, opts.memory_mb)  # every worker, before anybody is graded
@@ -186,7 +189,7 @@ def grade_all(tasks, opts, isolation: dict, done, batch) -> None:
                 raise ClusterError(why + "; nobody was graded")
         _grade(client, tasks, expect, done, futures, batch)
     finally:
-        client.cancel(futures)
+        client.cancel(list(futures))
         client.close()
         if cluster is not None:
             cluster.close()
@@ -232,27 +235,27 @@ def _grade(client, tasks, expect, done, futures, batch) -> None:
     waiting, running, arrived = list(reversed(tasks)), {}, as_completed()
 
     def submit():
-        while waiting and len(running) < max(1, sum(client.nthreads().values())):
+        threads = max(1, sum(client.nthreads().values()))  # workers may join or leave between results
+        while waiting and len(running) < threads:
             task = waiting.pop()
             rel, entries = image(task.folder, task.root, batch.exercise_files(task.exercises))
             future = client.submit(grade_remote, batch.grade_student, task, rel, entries, expect, pure=False)
             running[future.key] = task
-            futures.append(future)
+            futures.add(future)
             arrived.add(future)
 
     submit()
     for future in arrived:
         task = running.pop(future.key)
+        futures.discard(future)  # released once handled: neither the workers nor this process keep it
         try:
             kind, outcome = future.result()
         except KilledWorker as exc:
-            times = "twice" if exc.allowed_failures == 1 else f"{exc.allowed_failures + 1} times"
-            outcome = batch._crashed(task, f"the process grading your work ended abruptly, {times} (killed, or out of "
-                                     f"memory)")
+            outcome = batch.crashed(task, batch.died(exc.allowed_failures + 1))
         except CancelledError:
             raise ClusterError("the Dask scheduler cancelled the grading (was it restarted?)") from None
         except Exception as exc:  # noqa: BLE001 - not the student's doing; the batch goes on, as in the pool
-            outcome = batch._crashed(task, f"the grader failed ({type(exc).__name__}: {exc})")
+            outcome = batch.crashed(task, f"the grader failed ({type(exc).__name__}: {exc})")
         else:
             if kind == "refused":
                 raise ClusterError(outcome + "; the students graded so far are kept")

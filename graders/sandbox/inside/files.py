@@ -25,7 +25,7 @@ def read_folder(folder, scratch, first=()):
     if os.path.islink(folder):
         return files, rel, notes
     wanted = [n for n in first if _plain_name(n)]
-    listed, more = _python_files(folder)
+    listed, more = python_files(folder)
     if more:
         notes.append(f"your folder holds more than {MAX_ENTRIES} entries; only the first {MAX_ENTRIES} were "
                      f"looked at for modules your files import")
@@ -50,7 +50,7 @@ def _plain_name(name):
         and name not in (".py", "..py")
 
 
-def _python_files(folder):
+def python_files(folder):
     """(the .py names among the folder's first MAX_ENTRIES entries, whether there were more)."""
     found, seen = [], 0
     try:
