@@ -1,5 +1,5 @@
 """The process that reads and compares answers: each job is stopped at its bound, one that
-does not end normally leaves a fresh worker to the next, nothing is left behind, and the
+does not end normally leaves a fresh runner to the next, nothing is left behind, and the
 grader gets a reason, never a hang."""
 
 import os
@@ -40,9 +40,9 @@ def test_a_job_answers_in_json():
     assert bounded.run(divide, (2,), seconds=2) == bounded.Outcome(True, 0.5)
 
 
-def test_a_job_that_does_not_end_normally_leaves_the_next_one_a_fresh_worker():
+def test_a_job_that_does_not_end_normally_leaves_the_next_one_a_fresh_runner():
     first = bounded.run(count, seconds=2).value
-    assert bounded.run(count, seconds=2).value == first + 1  # one worker, many jobs
+    assert bounded.run(count, seconds=2).value == first + 1  # one runner, many jobs
     assert bounded.run(crash, seconds=2) == bounded.Outcome(False, why="crashed")
     assert bounded.run(count, seconds=2) == bounded.Outcome(True, 1)  # forked afresh from the helper
     assert STATE["calls"] == 0  # and none ran here

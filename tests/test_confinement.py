@@ -17,7 +17,7 @@ import pytest
 
 from graders.sandbox.inside import cgroups
 from graders.sandbox.errors import Crashed
-from graders.sandbox.handle import Worker
+from graders.sandbox.handle import Sandbox
 from graders.sandbox.submission import Submission
 from graders.sandbox.zygote import Jail, Limits, SandboxFailed, Zygote
 
@@ -94,7 +94,7 @@ def test_the_whole_sandbox_is_held_to_its_memory_limit(tmp_path):
     jail = Jail.for_folder(tmp_path, limits=Limits(memory_mb=400))
     with Submission(path, jail=jail, call_timeout=20) as sub:
         needs(sub.start(), "cgroup")
-        folder = sub.worker.box.cgroup
+        folder = sub.sandbox.box.cgroup
         with pytest.raises(Crashed, match="killed by the sandbox's memory limit of 400 MB"):
             sub.call("fill")
         assert cgroups.oom_kills([folder]) >= 1
@@ -175,10 +175,10 @@ def test_the_exercise_files_are_taken_first_from_a_crowded_folder(tmp_path):
         (folder / f"000_data_{i:05d}.csv").write_text("0\n")
     good = student(folder, "f = __import__('00_helper_03').f\n", "softmax.py")
     bad = student(folder, "f = __import__('00_helper_79').f\n", "attention.py")
-    with Worker(folder, jail=Jail.for_folder(tmp_path)) as worker:
-        with Submission(good, worker=worker) as sub:
+    with Sandbox(folder, jail=Jail.for_folder(tmp_path)) as sandbox:
+        with Submission(good, sandbox=sandbox) as sub:
             assert sub.start().ready and sub.call("f") == 3
-        with Submission(bad, worker=worker) as sub:  # the sandbox is made again, taking it first
+        with Submission(bad, sandbox=sandbox) as sub:  # the sandbox is made again, taking it first
             outcome = sub.start()
         assert not outcome.ready and "ModuleNotFoundError" in outcome.message
         assert "only 64 .py files are copied into the sandbox (the exercise files first)" in outcome.message
@@ -438,10 +438,10 @@ def test_a_sandbox_that_cannot_start_is_the_graders_failure_not_the_students(tmp
     with Submission(path, jail=Jail(scratch=5)) as sub:
         with pytest.raises(SandboxFailed, match="the sandbox could not start: TypeError"):
             sub.start()
-    worker = Worker(path.parent, jail=Jail(scratch=5))
+    sandbox = Sandbox(path.parent, jail=Jail(scratch=5))
     with pytest.raises(SandboxFailed, match="the sandbox could not start"):
-        grade_file("softmax", ROOT / "solutions" / "softmax.py", worker=worker)
-    worker.kill()
+        grade_file("softmax", ROOT / "solutions" / "softmax.py", sandbox=sandbox)
+    sandbox.kill()
 
 
 def test_a_zygote_started_under_a_strict_umask_builds_a_root_its_sandbox_can_walk(tmp_path):

@@ -28,7 +28,7 @@ ALLOWED = {
     "kit": {"kit", "bounded", "sandbox"},
     "grading": {"grading", "kit", "bounded", "sandbox", "registry"},
     "classroom": {"classroom", "grading", "kit", "bounded", "sandbox", "registry"},
-    "cli": {"classroom", "grading", "kit", "bounded", "sandbox", "registry"},
+    "cli": {"classroom", "grading", "kit", "registry"},  # the sandbox through grading/sandboxes.py
     "registry": set(),
     "package": set(),
     "exercise": {"kit"},

@@ -6,7 +6,7 @@ import sys
 import textwrap
 
 from graders.grading.engine import ROOT, grade_file
-from graders.sandbox.handle import Worker
+from graders.sandbox.handle import Sandbox
 from graders.sandbox.submission import Submission
 from graders.sandbox.zygote import Zygote
 
@@ -67,8 +67,8 @@ def test_a_zygote_without_sympy_still_serves_a_file_that_uses_it(tmp_path):
         try:
             with Submission(probe, zygote=zygote) as sub:
                 assert sub.start().ready and sub.call("loaded") is preload
-            with Worker(ROOT / "solutions", zygote=zygote) as worker:
-                result = grade_file("hand_scores", ROOT / "solutions" / "hand_scores.py", worker=worker)
+            with Sandbox(ROOT / "solutions", zygote=zygote) as sandbox:
+                result = grade_file("hand_scores", ROOT / "solutions" / "hand_scores.py", sandbox=sandbox)
             assert result.points == result.max_points == 8
         finally:
             zygote.close()

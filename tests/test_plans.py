@@ -68,12 +68,12 @@ def softmax(z, axis=-1):
 
 def test_a_call_that_hangs_in_a_batch_is_waited_for_once_and_graded_as_live(tmp_path, monkeypatch):
     from graders.sandbox.errors import Timeout
-    from graders.sandbox.handle import Worker
+    from graders.sandbox.handle import Sandbox
 
     path = tmp_path / "softmax.py"
     path.write_text(HANGS_ON_WIDE_ROWS)
     timeouts = []
-    receive = Worker._receive
+    receive = Sandbox._receive
 
     def counting(self, timeout, doing):
         try:
@@ -82,7 +82,7 @@ def test_a_call_that_hangs_in_a_batch_is_waited_for_once_and_graded_as_live(tmp_
             timeouts.append(doing)
             raise
 
-    monkeypatch.setattr(Worker, "_receive", counting)
+    monkeypatch.setattr(Sandbox, "_receive", counting)
     live = grade_file("softmax", path, replay=False, call_timeout=1.0)
     assert timeouts == ["running softmax()"]
     timeouts.clear()

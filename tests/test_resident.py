@@ -83,7 +83,7 @@ def test_it_grades_as_a_zygote_of_the_commands_own(slug, path, runtime):
         shared = session.grade(Target(slug, path))
     finally:
         session.close()
-    assert view(shared) == view(grade_file(slug, path, worker=None))
+    assert view(shared) == view(grade_file(slug, path, sandbox=None))
 
 
 def test_a_second_command_finds_the_first_ones_zygote(runtime, tmp_path):
@@ -115,7 +115,7 @@ def test_it_holds_nothing_the_command_that_started_it_held_open(runtime):
 def test_a_command_that_ends_takes_its_sandboxes_with_it(runtime):
     session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
-    box = next(iter(session.workers.values())).box
+    box = next(iter(session.folders.values())).sandbox.box
     pid, cgroup = box.pid, box.cgroup
     session.zygote.close()  # the command ends (without killing its sandbox itself)
     assert gone(f"/proc/{pid}")

@@ -5,8 +5,8 @@ student's choice (SymPy's big-integer arithmetic, in C, where no signal
 reaches). This is not the boundary around student code (that is sandbox/): it
 keeps the grader's own work on untrusted data from blowing up in time or memory.
 
-    helper.py      run: a job in a worker forked from a clean helper process, killed at its bound
-    jobs.py        behind helper.py: the clean helper, and the workers it forks to run jobs
+    helper.py      run: a job in a runner forked from a clean helper process, killed at its bound
+    jobs.py        behind helper.py: the clean helper, and the runners it forks to run jobs
 
 May import: bounded/ and sandbox/ (for the sandbox's process helpers).
 """

@@ -4,11 +4,11 @@ Reading and comparing an exact answer is trusted code, but what it costs is
 the student's choice, and part of that cost (SymPy's big-integer arithmetic, in
 C) is out of reach of any signal. So graders/kit/exact.py does that work in
 another process (jobs.py): a clean helper, forked from the grading process
-the first time it is needed, forks workers; a worker runs jobs one after
+the first time it is needed, forks runners; a runner runs jobs one after
 another, each under a CPU-time limit, within an address-space limit, and is
 killed (through a pidfd) when a job passes its wall-clock bound. A job that
-does not end normally ends its worker, so the next job starts in a fresh fork
-of the clean helper; a worker is also retired after ``JOBS_PER_WORKER`` jobs.
+does not end normally ends its runner, so the next job starts in a fresh fork
+of the clean helper; a runner is also retired after ``JOBS_PER_RUNNER`` jobs.
 Where fork is not available, or the helper cannot be started, a job runs in
 the calling process (the parser's own bounds still hold there).
 """
@@ -28,7 +28,7 @@ from . import jobs
 from .jobs import MAX_ANSWER, MAX_REQUEST
 
 START_SECONDS = 60.0  # for the helper to start and warm up
-JOBS_PER_WORKER = 500
+JOBS_PER_RUNNER = 500
 
 
 class HelperError(RuntimeError):
@@ -44,10 +44,10 @@ class Outcome(NamedTuple):
 
 
 def run(fn, args=(), *, seconds: float, memory_mb: int = 1024, warm=None) -> Outcome:
-    """``fn(*args)`` in a worker process; its JSON-able result, or why there is none.
+    """``fn(*args)`` in a runner process; its JSON-able result, or why there is none.
 
     ``fn`` and ``warm`` (run once in the helper when it starts, so that every
-    worker finds imports done and caches filled) are module-level functions;
+    runner finds imports done and caches filled) are module-level functions;
     ``args`` are pickled, so they are the grader's own data. ``seconds`` is the
     job's CPU time; it is killed after twice that of wall time, plus one.
     """
@@ -96,12 +96,12 @@ def _name(fn):
 
 
 class Helper:
-    """The parent's handle on the helper process and its current worker."""
+    """The parent's handle on the helper process and its current runner."""
 
     def __init__(self, *warm):
         self.warm, self.owner = tuple(_name(w) for w in warm), None
         self.pid = self.sock = None
-        self.worker = None  # (socket, pidfd, memory_mb, jobs done)
+        self.runner = None  # (socket, pidfd, memory_mb, jobs done)
         self.lock = threading.Lock()
 
     def start(self):
@@ -126,29 +126,29 @@ class Helper:
         if len(blob) > MAX_REQUEST:
             raise ValueError(f"a bounded job of {len(blob)} bytes is larger than {MAX_REQUEST}")
         with self.lock:
-            sock, pidfd, _, done = self._worker(memory_mb)
+            sock, pidfd, _, done = self._runner(memory_mb)
             try:
                 sock.send(blob)
-            except OSError:  # it had ended: one more try, with a new worker
+            except OSError:  # it had ended: one more try, with a new runner
                 self._retire()
-                sock, pidfd, _, done = self._worker(memory_mb)
+                sock, pidfd, _, done = self._runner(memory_mb)
                 sock.send(blob)
             outcome = _await(sock, pidfd, 2 * seconds + 1)
-            if outcome.ok and done + 1 < JOBS_PER_WORKER:
-                self.worker = (sock, pidfd, memory_mb, done + 1)
+            if outcome.ok and done + 1 < JOBS_PER_RUNNER:
+                self.runner = (sock, pidfd, memory_mb, done + 1)
             else:
                 self._retire()
             return outcome
 
-    def _worker(self, memory_mb):
-        if self.worker is not None and self.worker[2] != memory_mb:
+    def _runner(self, memory_mb):
+        if self.runner is not None and self.runner[2] != memory_mb:
             self._retire()
-        if self.worker is None:
-            self.worker = (*self._fork_worker(memory_mb), memory_mb, 0)
-        return self.worker
+        if self.runner is None:
+            self.runner = (*self._fork_runner(memory_mb), memory_mb, 0)
+        return self.runner
 
-    def _fork_worker(self, memory_mb):
-        """Ask the helper (started, or restarted, as needed) for a worker: (socket, pidfd)."""
+    def _fork_runner(self, memory_mb):
+        """Ask the helper (started, or restarted, as needed) for a runner: (socket, pidfd)."""
         for _ in range(2):
             if self.sock is None or self.owner != os.getpid():
                 self.start()
@@ -168,10 +168,10 @@ class Helper:
         raise HelperError("the helper process for bounded jobs does not answer")
 
     def _retire(self):
-        """Let the current worker go (it ends when its socket hangs up); kill it to be sure."""
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            sock, pidfd = worker[:2]
+        """Let the current runner go (it ends when its socket hangs up); kill it to be sure."""
+        runner, self.runner = self.runner, None
+        if runner is not None:
+            sock, pidfd = runner[:2]
             _kill(pidfd)
             sock.close()
             os.close(pidfd)
@@ -191,7 +191,7 @@ class Helper:
 
 
 def _await(sock, pidfd, wall):
-    """The job's answer, or (killing the worker at ``wall`` seconds) why there is none."""
+    """The job's answer, or (killing the runner at ``wall`` seconds) why there is none."""
     ready, _, _ = select.select([sock], [], [], wall)
     if not ready:
         _kill(pidfd)
@@ -221,7 +221,7 @@ def _kill(pidfd):
 
 # ------------------------------------------------------------------ one helper per process
 _helper = None
-_inside = False  # True in the helper (and so in its workers): a job there runs in process
+_inside = False  # True in the helper (and so in its runners): a job there runs in process
 _expected = []  # the warm-ups of the imported modules that run bounded jobs (``expect``)
 
 
@@ -245,7 +245,7 @@ def _forget_in_child():
     """A forked grading process (a batch's job) gets a helper of its own."""
     global _helper
     if _helper is not None:
-        for sock in (_helper.sock, _helper.worker and _helper.worker[0]):
+        for sock in (_helper.sock, _helper.runner and _helper.runner[0]):
             if sock:
                 sock.close()
     _helper = None

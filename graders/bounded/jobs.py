@@ -1,17 +1,17 @@
-"""Behind bounded.py: the clean helper process, and the workers it forks that run jobs.
+"""Behind bounded.py: the clean helper process, and the runners it forks that run jobs.
 
 The helper is a fork of the grading process (bounded.Helper.start). It drops
 the files and signal handlers it inherited, warms up once, and then only
-forks: each request on its socket, with a socket attached, becomes a worker
-on that socket, and the helper answers with the worker's pid and a pidfd (so
-the parent can kill it without a pid race). When a worker ends, the helper
-writes its exit status to the worker's socket: the parent reads it in place
+forks: each request on its socket, with a socket attached, becomes a runner
+on that socket, and the helper answers with the runner's pid and a pidfd (so
+the parent can kill it without a pid race). When a runner ends, the helper
+writes its exit status to the runner's socket: the parent reads it in place
 of the answer it was waiting for, and so learns at once which limit ended it.
 
-A worker has an address-space limit for its life and a CPU-time limit per
+A runner has an address-space limit for its life and a CPU-time limit per
 job. It reads jobs (module, function, arguments, CPU seconds; pickled by the
 grader), runs each and writes its answer in JSON, until its socket hangs up.
-One that runs out of memory says so and ends; the next job gets a new worker,
+One that runs out of memory says so and ends; the next job gets a new runner,
 forked afresh from the clean helper.
 """
 
@@ -54,18 +54,18 @@ def become_helper(sock, warm):
 
 
 def _serve(sock):
-    workers = {}  # pidfd -> (pid, the worker's socket)
+    runners = {}  # pidfd -> (pid, the runner's socket)
     while True:
-        ready, _, _ = select.select([sock, *workers], [], [])
+        ready, _, _ = select.select([sock, *runners], [], [])
         for fd in ready:
             if fd is sock:
-                if not _fork_worker(sock, workers):
+                if not _fork_runner(sock, runners):
                     return
             else:
-                _report_end(fd, *workers.pop(fd))
+                _report_end(fd, *runners.pop(fd))
 
 
-def _fork_worker(sock, workers) -> bool:
+def _fork_runner(sock, runners) -> bool:
     try:
         msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
     except OSError:
@@ -84,29 +84,29 @@ def _fork_worker(sock, workers) -> bool:
     pid = os.fork()
     if pid == 0:
         sock.close()
-        for other, (_, worker_fd) in workers.items():  # the other workers' ends are not its own
+        for other, (_, runner_fd) in runners.items():  # the other runners' ends are not its own
             os.close(other)
-            os.close(worker_fd)
+            os.close(runner_fd)
         _work(fds[0], memory_mb)
     pidfd = os.pidfd_open(pid)
-    workers[pidfd] = (pid, fds[0])
+    runners[pidfd] = (pid, fds[0])
     socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
     return True
 
 
-def _report_end(pidfd, pid, worker_fd):
-    """A worker ended: reap it and tell the parent its status (unread if it had left in peace)."""
+def _report_end(pidfd, pid, runner_fd):
+    """A runner ended: reap it and tell the parent its status (unread if it had left in peace)."""
     _, status = os.waitpid(pid, 0)
     try:
-        os.write(worker_fd, json.dumps({"status": os.waitstatus_to_exitcode(status)}).encode())
+        os.write(runner_fd, json.dumps({"status": os.waitstatus_to_exitcode(status)}).encode())
     except OSError:
         pass
-    os.close(worker_fd)
+    os.close(runner_fd)
     os.close(pidfd)
 
 
 def _work(fd, memory_mb):
-    """A worker: its memory limit, then one job after another until the parent hangs up."""
+    """A runner: its memory limit, then one job after another until the parent hangs up."""
     try:
         with open("/proc/self/statm") as f:
             size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
@@ -127,7 +127,7 @@ def _work(fd, memory_mb):
 
 
 def _one_job(blob):
-    """(the JSON answer, whether this worker must end): a job that ran out of memory ends it."""
+    """(the JSON answer, whether this runner must end): a job that ran out of memory ends it."""
     module, name, args, seconds = pickle.loads(blob)
     used = resource.getrusage(resource.RUSAGE_SELF)
     cpu = int(used.ru_utime + used.ru_stime + max(seconds, 1) + 1)

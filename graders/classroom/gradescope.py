@@ -142,9 +142,7 @@ def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path 
     """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
     sandbox said of itself, as soon as it said it (so a grader that fails can still tell).
     ``plans``: the plan cache's folder (a Settings' ``plans``), or None for memory only."""
-    from ..grading.engine import caches, grade_file, import_timeout, ungraded
-    from ..sandbox.handle import Worker
-    from ..sandbox.zygote import Jail
+    from ..grading.folder import Folder
 
     start, timeout = time.monotonic(), float(config.get("timeout", 10.0))
     results = []
@@ -152,20 +150,15 @@ def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path 
         work = Path(tmp) / "submission"
         work.mkdir()
         problems = stage(submission, config["exercises"], work)
-        with Worker(work, jail=Jail.for_folder(tmp), import_timeout=import_timeout(timeout)) as worker:
+        with Folder(work, timeout=timeout, plans=plans, scratch=tmp) as folder:
             try:
-                worker.ensure()
-                if not worker.sandbox.isolated and not config.get("allow_unisolated"):
+                folder.start()
+                if not folder.report.isolated and not config.get("allow_unisolated"):
                     raise Unisolated("the sandbox here cannot keep a submission from the solutions: "
-                                     + "; ".join(worker.sandbox.missing))
-                for slug in config["exercises"]:
-                    if slug in problems:
-                        results.append(ungraded(slug, *problems[slug]))
-                    else:
-                        results.append(grade_file(slug, work / f"{slug}.py", call_timeout=timeout, worker=worker,
-                                                  cached=caches(plans)))
+                                     + "; ".join(folder.report.missing))
+                results = folder.grade_all(config["exercises"], problems=problems)
             finally:
-                box = worker.sandbox.as_dict()
+                box = folder.report.as_dict()
                 if seen is not None:
                     seen["box"] = box
     from .gsresults import for_gradescope

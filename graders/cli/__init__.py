@@ -19,7 +19,8 @@ from graders/classroom/: each such module has ``register(subparsers)``; a
 student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error, 3 when
 no sandbox could be started (nothing was graded).
 
-May import: cli/, classroom/, grading/, kit/, bounded/, sandbox/ and the registry.
+May import: cli/, classroom/, grading/, kit/ and the registry: what a command needs of the sandbox
+comes through grading/sandboxes.py.
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ def run() -> None:
         print(message, file=sys.stderr)
         sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the sandbox could not start: the grader's failure, never marks lost
-        from ..sandbox.zygote import SandboxFailed
+        from ..grading.sandboxes import SandboxFailed
 
         if not isinstance(exc, SandboxFailed):
             raise

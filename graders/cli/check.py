@@ -148,9 +148,9 @@ def _run(args, targets, mine, lane, kept) -> int:
     else:
         print(render_text(results, color=color, summary_only=True, seconds=time.perf_counter() - start))
         if sessions and sessions[0].protections:
-            from ..sandbox.handle import in_words
+            from ..grading.sandboxes import protections_in_words
 
-            print(fit(in_words(sessions[0].protections)))
+            print(fit(protections_in_words(sessions[0].protections)))
         if kept:
             one = len(kept) == 1
             print(fit(f"{_count(len(kept), 'unchanged file')} {'was' if one else 'were'} not run again "
@@ -162,10 +162,10 @@ def _run(args, targets, mine, lane, kept) -> int:
 def two_lanes(targets, settings) -> tuple[list, list]:
     """(the targets this process grades, those a forked copy grades): two lanes for several files,
     with two cores and the resident zygote (ATTN_GRADE_LANES=1, ``one_lane``: one lane)."""
-    from ..sandbox.resident import Resident, learner
+    from ..grading.sandboxes import is_resident, learner_zygote
 
     if len(targets) < 2 or cores() < 2 or settings.one_lane \
-            or not isinstance(learner(settings.resident_runtime), Resident):
+            or not is_resident(learner_zygote(settings.resident_runtime)):
         return list(targets), []
     states = {}
 

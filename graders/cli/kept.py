@@ -38,7 +38,7 @@ from .. import registry
 from ..grading.plancache import NamedFiles, files_confined, usable
 from ..grading.results import CheckResult, ExerciseResult
 from ..grading.sources import code_digest, folder_digest
-from ..sandbox.errors import NOT_WRITTEN
+from ..grading.sandboxes import NOT_WRITTEN
 
 FORMAT = 2
 # The files a learner's sandbox takes before any other (session.py asks for them), in this order.

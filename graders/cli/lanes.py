@@ -134,6 +134,6 @@ class Lane:
 
 def _die_with(parent: int) -> None:
     """Be killed when the command ends (kill -9 included), not go on grading for nobody."""
-    from ..sandbox.inside.confine import die_with_parent
+    from ..grading.sandboxes import die_with_parent
 
-    die_with_parent(parent=parent)
+    die_with_parent(parent)

@@ -4,7 +4,8 @@ The zygote (graders/sandbox/zygote.py, resident.py) starts first, and a folder's
 sandbox is prepared on a second thread while this process imports the graders;
 checks then replay their plans from disk (graders/grading/plancache.py), and a
 file unchanged since it was at full marks shows its kept result (kept.py).
-Used by check (and its second lane) and watch.
+Each folder is graded by grading/folder.py's Folder, as the batch and the Gradescope
+runner grade a student. Used by check (and its second lane) and watch.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..grading.settings import Settings
-from ..sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES
+from ..grading.sandboxes import MAX_FILE_BYTES, MAX_FILES
 from .where import Target, missing_file_hint
 
 
@@ -25,38 +26,36 @@ class Session:
 
     def __init__(self, settings: Settings, *, timeout: float = 10.0, public_only: bool = False,
                  sympy: bool = True, fresh: bool = False):
-        from ..sandbox.resident import learner
+        from ..grading.sandboxes import learner_zygote
 
         # The zygote imports NumPy (and SymPy, if a file may need it) while this process loads the graders;
         # the resident one (sandbox/resident.py) has done so already, for an earlier command.
         self.settings = settings
-        self.zygote = learner(settings.resident_runtime)
+        self.zygote = learner_zygote(settings.resident_runtime)
         self.zygote.start(sympy=sympy)
         self.timeout, self.public_only, self.fresh = timeout, public_only, fresh
-        self.workers, self.warming, self.kept = {}, {}, {}
+        self.folders, self.warming, self.kept = {}, {}, {}  # by resolved folder: Folder (grading/folder.py)
         self.protections = {}  # what the last sandbox that graded a file said of itself (inside/confine.py)
 
     def prepare(self, folder: Path) -> None:
         """Start the folder's sandbox on another thread (it waits for the zygote, not for us)."""
         self._kept(folder)  # the folder's files as they are before the sandbox takes its copy
-        worker, key = self._worker(folder), Path(folder).resolve()
-        if not worker.alive and key not in self.warming:
-            thread = threading.Thread(target=_quietly, args=(worker.ensure,), daemon=True)
+        grading, key = self._folder(folder), Path(folder).resolve()
+        if not grading.alive and key not in self.warming:
+            thread = threading.Thread(target=_quietly, args=(grading.start,), daemon=True)
             thread.start()
             self.warming[key] = thread
 
-    def _worker(self, folder: Path):
-        from ..grading.engine import import_timeout
-        from ..sandbox.handle import Worker
+    def _folder(self, folder: Path):
+        from ..grading.folder import Folder
 
         from .kept import FIRST
 
         key = Path(folder).resolve()
-        if key not in self.workers:
-            self.workers[key] = Worker(key, zygote=self.zygote, import_timeout=import_timeout(self.timeout))
-            for name in FIRST:  # the sandbox takes the folder as kept.py keys it
-                self.workers[key].want(name)
-        return self.workers[key]
+        if key not in self.folders:  # the sandbox takes the folder as kept.py keys it: FIRST first
+            self.folders[key] = Folder(key, timeout=self.timeout, plans=self.settings.plans, zygote=self.zygote,
+                                       first=FIRST)
+        return self.folders[key]
 
     def _kept(self, folder: Path):
         from .kept import Kept
@@ -69,7 +68,7 @@ class Session:
     def grade(self, target: Target):
         """The file's result: kept from its last full-marks check if nothing it depends on has
         changed since (kept.py), else graded in the folder's sandbox."""
-        from ..grading.engine import caches, checks_of, grade_file
+        from ..grading.engine import checks_of
 
         kept = self._kept(target.path.parent)
         found = None if self.fresh else kept.get(target.slug)
@@ -80,13 +79,12 @@ class Session:
         thread = self.warming.pop(target.path.parent.resolve(), None)
         if thread is not None:
             thread.join()
-        worker = self._worker(target.path.parent)
-        result = grade_file(target.slug, target.path, hidden=not self.public_only, call_timeout=self.timeout,
-                            worker=worker, cached=caches(self.settings.plans))
+        grading = self._folder(target.path.parent)
+        result = grading.grade(target.slug, path=target.path, hidden=not self.public_only)
         if result.missing:
             explain_missing(result, target)
-        self.protections = worker.sandbox.protections or self.protections
-        kept.put(target.slug, result, worker.sandbox.protections)
+        self.protections = grading.report.protections or self.protections
+        kept.put(target.slug, result, grading.report.protections)
         return result
 
     def forget(self, folder: Path) -> None:
@@ -95,16 +93,16 @@ class Session:
         if thread is not None:
             thread.join()  # never end a sandbox while another thread is still starting it
         self.kept.pop(key, None)  # its files changed: they are read again
-        worker = self.workers.pop(key, None)
-        if worker is not None:
-            worker.kill()
+        grading = self.folders.pop(key, None)
+        if grading is not None:
+            grading.close()
 
     def close(self) -> None:
-        from ..sandbox.resident import Resident
+        from ..grading.sandboxes import is_resident
 
-        for folder in list(self.workers):
+        for folder in list(self.folders):
             self.forget(folder)
-        if isinstance(self.zygote, Resident):
+        if is_resident(self.zygote):
             self.zygote.close()  # it ends this command's sandboxes, and stays for the next
 
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..sandbox.inside.files import MAX_FILE_BYTES
+from ..grading.sandboxes import MAX_FILE_BYTES
 
 FORMAT = 1
 

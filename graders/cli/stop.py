@@ -14,8 +14,8 @@ def register(sub) -> None:
 
 
 def run(parser, args) -> int:
-    from ..sandbox.resident import folder, stop
+    from ..grading.sandboxes import stop_resident
 
-    asked = stop(folder(args.settings.runtime))
+    asked = stop_resident(args.settings.runtime)
     print(f"ended {asked} background helper{'s' if asked != 1 else ''}" if asked else "no background helper was running")
     return 0

@@ -17,6 +17,9 @@
     sources.py   what every grade depends on besides the student's files: the code, as a digest
     settings.py  Settings: what the environment chooses (every ATTN_* variable), read once where a
                  command starts and passed down
+    folder.py    Folder: one student's folder graded in its sandbox, the one way check, the batch
+                 and the Gradescope runner grade a student
+    sandboxes.py what the commands (cli/) need of the sandbox room: the learner's zygote, its words
     digest.py    what a student's result depends on, so that an unchanged one is kept
                  (batch.py, cluster.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
                  only: students never get them)

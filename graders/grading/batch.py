@@ -130,29 +130,15 @@ def grade_student(task: Task):
     """Grade one student's folder; return (name, results.json text, facts for the summary)."""
     if task.mark:
         os.close(os.open(task.mark, os.O_CREAT | os.O_WRONLY, 0o600))  # "started", for the parent
-    from ..sandbox.handle import Worker
-    from ..sandbox.zygote import Jail, Limits
-    from .budget import Budget
-    from .engine import caches, grade_file, import_timeout, ungraded, with_notes
+    from .folder import Folder
 
     opts, start = task.opts, time.perf_counter()
-    jail = Jail.for_folder(task.root, limits=Limits(memory_mb=opts.memory_mb))
-    student = Budget(opts.student_budget, "one student")
-    results = []
-    with Worker(task.folder, jail=jail, import_timeout=import_timeout(opts.timeout)) as worker:
-        for name in exercise_files(task.exercises):  # the sandbox takes what the digest was made of
-            worker.want(name)
-        for ex in map(registry.get, task.exercises):
-            if ex.slug in task.problems:
-                results.append(ungraded(ex.slug, *task.problems[ex.slug]))
-            elif student.spent:
-                results.append(ungraded(ex.slug, student.message()))
-            else:
-                budget = student.within(opts.file_budget, "one exercise file")
-                result = grade_file(ex.slug, Path(task.folder) / f"{ex.slug}.py", call_timeout=opts.timeout,
-                                    worker=worker, budget=budget, cached=caches(opts.plans))
-                results.append(with_notes(result, task.notes.get(ex.slug, ())))
-        sandbox = worker.sandbox.as_dict()  # {} where no sandbox was started (nothing handed in)
+    # the sandbox takes what the digest was made of: the exercise files first
+    with Folder(task.folder, timeout=opts.timeout, plans=opts.plans, scratch=task.root, memory_mb=opts.memory_mb,
+                first=exercise_files(task.exercises)) as folder:
+        results = folder.grade_all(task.exercises, problems=task.problems, notes=task.notes,
+                                   file_budget=opts.file_budget, student_budget=opts.student_budget)
+        sandbox = folder.report.as_dict()  # {} where no sandbox was started (nothing handed in)
     facts = {
         "scores": {r.exercise: r.points for r in results},
         "full": {r.exercise: r.points >= r.max_points for r in results},

@@ -21,7 +21,7 @@ from ..kit.checks import Fail, submission_of
 from ..kit.outcomes import Outcome
 from ..kit.text import call_text
 from ..sandbox.errors import StudentError
-from ..sandbox.handle import Worker
+from ..sandbox.handle import Sandbox
 from ..sandbox.submission import Submission
 from ..sandbox.zygote import SandboxFailed
 from .budget import Budget, Budgeted
@@ -92,11 +92,11 @@ class Reference:
         return getattr(self._module, name)
 
 
-def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0, worker: Worker | None = None,
+def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0, sandbox: Sandbox | None = None,
                replay: bool = True, budget: Budget | None = None, cached: Caches | None = None) -> ExerciseResult:
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
-    ``worker``: a Worker serving the file's folder, shared by a student's
+    ``sandbox``: the Sandbox serving the file's folder, shared by a student's
     exercises (it starts a fresh process for each file, so one file cannot
     change another's grade); by default a private one.
     ``replay=False`` runs every check live (plans.py explains replay).
@@ -117,7 +117,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
         result.problem = f"{path.name} was not found in the folder {path.absolute().parent.name}/"
         result.missing = True
     else:
-        with Submission(path, call_timeout=call_timeout, worker=worker,
+        with Submission(path, call_timeout=call_timeout, sandbox=sandbox,
                         import_timeout=import_timeout(call_timeout), describe=call_text) as sub:
             outcome = sub.start()
             if not outcome.ready:

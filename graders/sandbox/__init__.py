@@ -13,11 +13,11 @@ In the grading process, the parent's side:
 
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
     resident.py    the learner's zygote, which outlives a command: its socket, its key, stop
-    handle.py      Worker: the parent's handle on one student's sandbox
+    handle.py      Sandbox: the parent's handle on one student's sandbox
     report.py      SandboxReport: what a sandbox says of itself, validated once, read as fields
     box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     clock.py       when a call has timed out: the sandbox's CPU time as /proc counts it, not a busy wall clock
-    submission.py  Submission: one student file loaded in a Worker, called with plain data
+    submission.py  Submission: one student file loaded in a Sandbox, called with plain data
     wire.py        decoding and validating every answer before anyone looks at it, and
                    deciding which array arguments a call changed, against the parent's copies
     chosen.py      ChosenRng: a generator whose normal draws are chosen, sent as an MT19937 state

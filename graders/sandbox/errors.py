@@ -1,6 +1,6 @@
 """What can go wrong with a student's code, as the parent sees it: the StudentError family.
 
-The parent's Worker raises Timeout and Crashed; a Submission raises Missing and
+The parent's Sandbox raises Timeout and Crashed; a Submission raises Missing and
 Raised. Each carries a message in words that speaks to the student.
 """
 

@@ -1,4 +1,4 @@
-"""The parent's handle on one student's sandbox: ``Worker``.
+"""The parent's handle on one student's sandbox: ``Sandbox``.
 
 The zygote (graders/sandbox/zygote.py) forks the sandbox (inside/jail.py, inside/init.py);
 its init forks a fresh, confined process per exercise file. The parent talks
@@ -50,7 +50,7 @@ class _Drain(threading.Thread):
                 self.kept += chunk[: OUTPUT_KEEP - len(self.kept)]
 
 
-class Worker:
+class Sandbox:
     """A sandbox serving one student's folder, one exercise file at a time.
 
     The zygote forks the sandbox when it is first needed; its init then forks a
@@ -71,10 +71,10 @@ class Worker:
         self.import_timeout = import_timeout
         self.box = None  # Box: the sandbox
         self._req = self._res = None  # pipes to the current process
-        self.generation = 0  # how many processes this worker has had
+        self.generation = 0  # how many worker processes this sandbox has had
         self.exit_code = None
         self.out_of_memory = False  # the last process was killed by the sandbox's memory limit
-        self.sandbox = SandboxReport()  # what the sandbox says of itself, once it has said it
+        self.report = SandboxReport()  # what the sandbox says of itself, once it has said it
         self.files = set()  # exercise files imported in the current process
         self.first = []  # files the sandbox must take before any other (``want``)
         self._wanted_anew = set()
@@ -91,16 +91,16 @@ class Worker:
         sandbox that takes it first, once."""
         if name not in self.first:
             self.first.append(name)
-        taken = self.sandbox.taken
+        taken = self.report.taken
         if self.box is not None and taken is not None and name not in taken \
-                and name not in self._wanted_anew and self.sandbox.notes:
+                and name not in self._wanted_anew and self.report.notes:
             self._wanted_anew.add(name)
             self.kill()
 
     @property
     def notes(self) -> list:
         """What the sandbox left out of the student's folder, in words."""
-        return list(self.sandbox.notes)
+        return list(self.report.notes)
 
     @property
     def alive(self):
@@ -145,7 +145,7 @@ class Worker:
         if not isinstance(hello, dict) or hello.get("hello") is not True:
             self.kill()
             raise Crashed("the worker sent a malformed greeting")
-        self.sandbox = SandboxReport.read(hello.get("sandbox"))
+        self.report = SandboxReport.read(hello.get("sandbox"))
 
     def _fork(self) -> bool:
         """Ask the sandbox's init for a fresh process on four new pipes."""
@@ -293,9 +293,9 @@ def probe(limits=None) -> SandboxReport:
     from .zygote import Limits
 
     with tempfile.TemporaryDirectory(prefix="attn-grade-probe-") as empty:
-        with Worker(empty, jail=Jail.for_folder(empty, limits=limits or Limits())) as worker:
-            worker.ensure()
-            return worker.sandbox
+        with Sandbox(empty, jail=Jail.for_folder(empty, limits=limits or Limits())) as sandbox:
+            sandbox.ensure()
+            return sandbox.report
 
 
 SETTINGS = {  # what each setting of the sandbox (inside/confine.py, become_student) keeps from your code

@@ -1,6 +1,6 @@
 """One student file, loaded in a confined worker: what graders call.
 
-``Submission`` gets a process from its student's sandbox (``Worker``,
+``Submission`` gets a process from its student's sandbox (``Sandbox``,
 graders/sandbox/handle.py), imports the file there and calls its functions.
 Student code never runs in this process: each call travels as plain data
 (``request``) and every answer is decoded and validated by wire.py
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import wire
 from .errors import BatchTimeout, Crashed, Missing, Raised, StudentError, Timeout, exception_info
-from .handle import Worker
+from .handle import Sandbox
 from .wire import NAME
 
 
@@ -34,7 +34,7 @@ class Outcome:
 
 
 class Submission:
-    """One exercise file of a student, loaded in a Worker; what graders call.
+    """One exercise file of a student, loaded in a Sandbox; what graders call.
 
     ``call(name, *args)`` returns the decoded answer or raises a StudentError.
     After the worker hangs or ends, the next call starts a fresh one (a fresh
@@ -44,13 +44,13 @@ class Submission:
     once, so endless loops cannot stall a batch.
     """
 
-    def __init__(self, path, *, worker: Worker | None = None, call_timeout=10.0, import_timeout=30.0,
+    def __init__(self, path, *, sandbox: Sandbox | None = None, call_timeout=10.0, import_timeout=30.0,
                  max_restarts=4, max_timeouts=3, jail=None, zygote=None, describe=None):
         self.path = Path(path).resolve()
         self.describe = describe  # how a call is written in messages (see ``interpret``)
-        self.own_worker = worker is None
-        self.worker = worker or Worker(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
-        self.worker.want(self.path.name)
+        self.own_sandbox = sandbox is None
+        self.sandbox = sandbox or Sandbox(self.path.parent, jail=jail, zygote=zygote, import_timeout=import_timeout)
+        self.sandbox.want(self.path.name)
         self.call_timeout, self.import_timeout = call_timeout, import_timeout
         self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
         self.broken = {}  # function -> the error it ended with (a hang, or the worker ending): not called again
@@ -75,26 +75,26 @@ class Submission:
             self.outcome = Outcome(True, functions=names, **self._box())
         else:
             message = _import_message(self.path.name, answer.get("error"))
-            notes = self.worker.notes  # a module it imports, or the file itself, may have been left out
+            notes = self.sandbox.notes  # a module it imports, or the file itself, may have been left out
             self.outcome = Outcome(False, message + "".join(f" (note: {n})" for n in notes), **self._box())
         return self.outcome
 
     def _box(self):
-        box = self.worker.sandbox  # validated as it arrived (report.py)
+        box = self.sandbox.report  # validated as it arrived (report.py)
         return {"measures": list(box.measures), "missing": list(box.missing), "protections": dict(box.protections)}
 
     def _load(self):
-        if self.worker.alive and self.worker.files - {self.path.name}:
-            self.worker.recycle()  # another exercise ran in this process: start afresh (see Worker)
-        answer = self.worker.request({"op": "load", "file": self.path.name}, self.import_timeout,
+        if self.sandbox.alive and self.sandbox.files - {self.path.name}:
+            self.sandbox.recycle()  # another exercise ran in this process: start afresh (see Sandbox)
+        answer = self.sandbox.request({"op": "load", "file": self.path.name}, self.import_timeout,
                                      "importing your file")
-        self.worker.files.add(self.path.name)
-        self._loaded_in = self.worker.generation
+        self.sandbox.files.add(self.path.name)
+        self._loaded_in = self.sandbox.generation
         return answer
 
     def kill(self):
-        if self.own_worker:
-            self.worker.kill()
+        if self.own_sandbox:
+            self.sandbox.kill()
 
     close = kill
 
@@ -106,7 +106,7 @@ class Submission:
 
     @property
     def output(self) -> str:
-        return self.worker.output
+        return self.sandbox.output
 
     # ------------------------------------------------------------ calls
     def call(self, func, *args, **kwargs):
@@ -123,7 +123,7 @@ class Submission:
         self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
         try:
-            msg = self.worker.request(dict(req, op="call", file=self.path.name), self.call_timeout,
+            msg = self.sandbox.request(dict(req, op="call", file=self.path.name), self.call_timeout,
                                       f"running {func}()")
         except Timeout as exc:
             self.timeouts_left -= 1
@@ -161,11 +161,11 @@ class Submission:
                 else "running a batch of calls"
 
         try:
-            msg = self.worker.request({"op": "batch", "file": self.path.name, "calls": requests},
+            msg = self.sandbox.request({"op": "batch", "file": self.path.name, "calls": requests},
                                       timeout(), doing())
             while "done" not in msg and msg.get("part") == len(answers) < len(requests) and "answer" in msg:
                 answers.append(msg["answer"])
-                msg = self.worker.more(timeout(), doing())
+                msg = self.sandbox.more(timeout(), doing())
         except Timeout as exc:
             if len(answers) >= len(requests):
                 raise
@@ -174,7 +174,7 @@ class Submission:
             self.broken[func] = Timeout(f"{func}() was not run again: it timed out earlier in this exercise ({exc})")
             raise BatchTimeout(answers, exc) from None
         if msg.get("done") != len(requests) or len(answers) != len(requests):
-            self.worker.kill()
+            self.sandbox.kill()
             raise Crashed("the worker's answer to a batch was malformed")
         return answers
 
@@ -183,7 +183,7 @@ class Submission:
             raise self.broken[func]
         if self.timeouts_left <= 0:
             raise Timeout(f"{func}() was not run: your code timed out earlier in this exercise")
-        if not self.worker.alive or self._loaded_in != self.worker.generation:
+        if not self.sandbox.alive or self._loaded_in != self.sandbox.generation:
             if self.restarts_left <= 0:
                 raise Crashed(f"{func}() was not run: your code ended or hung the worker too many times")
             self.restarts_left -= 1
