@@ -92,7 +92,7 @@ def _grading_worker() -> int | None:
         if b"dask_worker" not in cmd:  # the nanny; its worker process is a child of it
             continue
         for worker in _children(pid):
-            for zygote in _children(worker):
+            for zygote in (z for job in _children(worker) for z in _children(job)):  # worker -> job -> zygote
                 try:
                     is_zygote = Path(f"/proc/{zygote}/cmdline").read_bytes().startswith(b"attn-grade-sandbox")
                 except OSError:

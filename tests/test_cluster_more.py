@@ -69,11 +69,13 @@ def test_an_nbgrader_course_graded_on_the_cluster_gets_the_pools_files_byte_for_
 
 
 # ------------------------------------------------------------------ hostile students
-# An endless loop, a process flood, a memory hog, a sandbox that ends itself, forged results and a
-# hunt for the solutions: one of each kind of attack of tests/test_hostile.py, beside an honest student.
-# Every outcome here is decided by a limit or a count, not by how fast the machine is.
+# An endless loop, a process flood, a memory hog, a sandbox that ends itself, forged results, a
+# hunt for the solutions and answers that are costly to check (2**(d_k**1000): the grader's own time
+# limit, a SIGALRM, must hold on a Dask worker, whose tasks run in threads): one of each kind of attack
+# of tests/test_hostile.py, beside an honest student. Every outcome here is decided by a limit or a
+# count, not by how fast the machine is.
 HOSTILE_SUBSET = ("loop_at_import", "process_flood", "memory_in_call", "os_exit_in_call", "forge_results",
-                  "steal_solutions")
+                  "steal_solutions", "costly_answers_variance")
 
 
 def _hostile_class(tmp: Path) -> Path:

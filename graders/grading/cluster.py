@@ -8,6 +8,8 @@ and its limits; a file it would leave out travels as what it is, never as its
 bytes), and gets back what batch.py's ``grade_student`` returns. A worker lays
 the files out in a private folder like the jail root, grades them there and
 forgets them; the coordinator alone writes OUT, through the batch's ``done``.
+A worker grades in a job process of its own (``in_job``), as the pool does, so
+that the grader's time limits on student answers hold there too.
 
 Every worker says what it is (``worker_facts``: this package's source digest,
 the library versions grades depend on, and a probe of its sandbox) before it
@@ -16,14 +18,18 @@ worker whose versions differ is refused, naming the difference, and so is one
 that isolates students less than the coordinator does, unless
 ``--allow-unisolated`` (then its results.json say what held there). A worker
 that dies while grading costs no grade: Dask grades its students elsewhere; a
-student whose grading kills ``allowed-failures + 1`` workers (2 in a
-``local:N`` cluster, as in the pool) gets "grading crashed".
+student whose grading kills its job process twice, or ``allowed-failures + 1``
+workers (2 in a ``local:N`` cluster, as in the pool), gets "grading crashed".
 """
 
 from __future__ import annotations
 
 import os
+import pickle
+import signal
+import struct
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
@@ -155,7 +161,96 @@ def grade_remote(grade, task, rel: str, entries, expect: dict):
                                         "allowed_unisolated": bool(expect["allow_unisolated"] and not isolated)})
     with tempfile.TemporaryDirectory(prefix="attn-grade-cluster-") as root:
         folder = lay_out(root, rel, entries)
-        return "graded", grade(replace(task, folder=folder, root=root))
+        outcome = in_job(grade, replace(task, folder=folder, root=root))
+    return ("graded", outcome) if outcome is not None else ("died", None)
+
+
+_job, _job_lock = None, threading.Lock()  # this Dask worker's job process (``in_job``), made at first use
+
+
+def in_job(grade, task):
+    """``grade(task)`` in this Dask worker's job process; None if that process died twice.
+
+    Dask runs a task in a thread, and the grader's own time limits on a student's answers
+    (kit/equality.py's time_limit: SIGALRM) hold only in a process's main thread: in a Dask
+    thread, an answer such as 2**(d_k**1000) was evaluated without a bound, until the worker
+    ran out of memory. A fork made from the task's thread has that thread as its main one. The
+    job process is kept from student to student, as the pool's are, so what it has recorded
+    stays warm; one that dies is made again and the student graded once more, and a second death
+    is the pool's "grading crashed"."""
+    global _job
+    with _job_lock:  # a worker of several threads (not the advice) grades one student at a time
+        for _ in range(2):
+            if _job is None:
+                _job = Job()
+            answer = _job.ask(grade, task)
+            if answer is not None:
+                return answer
+            _job.end()
+            _job = None
+    return None
+
+
+class Job:
+    """A forked process that grades what it is sent, one at a time, over two pipes: pickled
+    (function, argument) in, pickled result out, each with its length first. (Dask's worker
+    processes are daemonic, and multiprocessing lets those have no children of their own.)"""
+
+    def __init__(self):
+        (req_r, req_w), (res_r, res_w) = os.pipe(), os.pipe()
+        parent = os.getpid()
+        self.pid = os.fork()
+        if self.pid == 0:
+            code = 70
+            try:
+                os.close(req_w), os.close(res_r)
+                from ..sandbox.inside.confine import die_with_parent
+
+                die_with_parent(parent=parent)  # the job ends with the Dask worker that forked it
+                with os.fdopen(req_r, "rb") as requests, os.fdopen(res_w, "wb") as answers:
+                    while (blob := _read_framed(requests)) is not None:
+                        fn, arg = pickle.loads(blob)
+                        _write_framed(answers, pickle.dumps(fn(arg)))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(req_r), os.close(res_w)
+        self.requests, self.answers = os.fdopen(req_w, "wb"), os.fdopen(res_r, "rb")
+
+    def ask(self, fn, arg):
+        """``fn(arg)`` in the job process, or None if it ended first."""
+        try:
+            _write_framed(self.requests, pickle.dumps((fn, arg)))
+            blob = _read_framed(self.answers)
+        except OSError:
+            return None
+        return None if blob is None else pickle.loads(blob)
+
+    def end(self):
+        for f in (self.requests, self.answers):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+
+
+def _write_framed(f, blob: bytes) -> None:
+    f.write(struct.pack(">Q", len(blob)) + blob)
+    f.flush()
+
+
+def _read_framed(f):
+    head = f.read(8)
+    if len(head) < 8:
+        return None
+    size = struct.unpack(">Q", head)[0]
+    blob = f.read(size)
+    return blob if len(blob) == size else None
 
 
 # ------------------------------------------------------------------ on the coordinator
@@ -259,5 +354,7 @@ def _grade(client, tasks, expect, done, futures, batch) -> None:
         else:
             if kind == "refused":
                 raise ClusterError(outcome + "; the students graded so far are kept")
+            if kind == "died":  # the job process grading them died twice (in_job)
+                outcome = batch.crashed(task, batch.died(2))
         done(*outcome)
         submit()
