@@ -136,3 +136,12 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_list_and_hint_load_neither_numpy_nor_the_zygote():
+    """A learner's list and hint print at once: what they import of grading/sandboxes.py (the
+    folder limits) must not bring sandbox/errors.py's NumPy, nor the zygote."""
+    code = ("import sys; import graders.cli.progress, graders.cli.hint, graders.cli.state; "
+            "print(sorted(m for m in ('numpy', 'graders.sandbox.zygote') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"

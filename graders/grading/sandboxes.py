@@ -12,9 +12,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..sandbox.errors import NOT_WRITTEN  # noqa: F401 - the message of a stub's untouched function
 from ..sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES  # noqa: F401 - what a sandbox takes of a folder
-from ..sandbox.zygote import SandboxFailed  # noqa: F401 - no sandbox could start (the grader's failure)
+
+
+def __getattr__(name):
+    """NOT_WRITTEN (the message of a stub's untouched function) and SandboxFailed (no sandbox could
+    start: the grader's failure), loaded when first asked for: sandbox/errors.py brings NumPy (about
+    0.15 s), which attn-grade list and hint never need."""
+    if name == "NOT_WRITTEN":
+        from ..sandbox.errors import NOT_WRITTEN
+
+        return NOT_WRITTEN
+    if name == "SandboxFailed":
+        from ..sandbox.zygote import SandboxFailed
+
+        return SandboxFailed
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def learner_zygote(runtime: Path | None):
