@@ -49,6 +49,25 @@ def test_a_folder_laid_out_on_a_worker_is_what_the_sandbox_takes_of_the_original
         assert there.is_symlink() == here.is_symlink() and (here.is_symlink() or there.is_file() == here.is_file())
 
 
+# ------------------------------------------------------------------ a worker's job process
+def _raises(arg):
+    raise ValueError(f"no {arg}")
+
+
+def _dies(arg):
+    os._exit(9)
+
+
+def test_a_job_says_what_the_grader_raised_as_the_pool_does():
+    assert cluster.in_job(_raises, "luck") == ("failed", "ValueError: no luck")
+    assert cluster.in_job(len, "abc") == ("graded", 3)  # the same job process, still serving
+
+
+def test_a_job_that_dies_twice_gives_none():
+    assert cluster.in_job(_dies, None) is None
+    assert cluster.in_job(len, "ab") == ("graded", 2)  # a new job process for the next student
+
+
 # ------------------------------------------------------------------ a real scheduler and workers
 @pytest.fixture(scope="module")
 def klass(tmp_path_factory):

@@ -161,15 +161,16 @@ def grade_remote(grade, task, rel: str, entries, expect: dict):
                                         "allowed_unisolated": bool(expect["allow_unisolated"] and not isolated)})
     with tempfile.TemporaryDirectory(prefix="attn-grade-cluster-") as root:
         folder = lay_out(root, rel, entries)
-        outcome = in_job(grade, replace(task, folder=folder, root=root))
-    return ("graded", outcome) if outcome is not None else ("died", None)
+        answer = in_job(grade, replace(task, folder=folder, root=root))
+    return answer or ("died", None)
 
 
 _job, _job_lock = None, threading.Lock()  # this Dask worker's job process (``in_job``), made at first use
 
 
 def in_job(grade, task):
-    """``grade(task)`` in this Dask worker's job process; None if that process died twice.
+    """("graded", ``grade(task)``) or ("failed", the grader's exception in words), from this Dask
+    worker's job process; None if that process died twice.
 
     Dask runs a task in a thread, and the grader's own time limits on a student's answers
     (kit/equality.py's time_limit: SIGALRM) hold only in a process's main thread: in a Dask
@@ -210,7 +211,11 @@ class Job:
                 with os.fdopen(req_r, "rb") as requests, os.fdopen(res_w, "wb") as answers:
                     while (blob := _read_framed(requests)) is not None:
                         fn, arg = pickle.loads(blob)
-                        _write_framed(answers, pickle.dumps(fn(arg)))
+                        try:
+                            answer = ("graded", fn(arg))
+                        except Exception as exc:  # noqa: BLE001 - the grader's own failure, said as the pool says it
+                            answer = ("failed", f"{type(exc).__name__}: {exc}")
+                        _write_framed(answers, pickle.dumps(answer))
                 code = 0
             finally:
                 os._exit(code)
@@ -218,7 +223,7 @@ class Job:
         self.requests, self.answers = os.fdopen(req_w, "wb"), os.fdopen(res_r, "rb")
 
     def ask(self, fn, arg):
-        """``fn(arg)`` in the job process, or None if it ended first."""
+        """("graded", ``fn(arg)``) or ("failed", why) from the job process, or None if it ended first."""
         try:
             _write_framed(self.requests, pickle.dumps((fn, arg)))
             blob = _read_framed(self.answers)
@@ -356,5 +361,7 @@ def _grade(client, tasks, expect, done, futures, batch) -> None:
                 raise ClusterError(outcome + "; the students graded so far are kept")
             if kind == "died":  # the job process grading them died twice (in_job)
                 outcome = batch.crashed(task, batch.died(2))
+            elif kind == "failed":  # the grader raised, in the job process
+                outcome = batch.crashed(task, f"the grader failed ({outcome})")
         done(*outcome)
         submit()
