@@ -40,7 +40,7 @@ def attn_grade():
 
 def batch(class_dir: Path, out: Path, jobs: int):
     """Grade the class with attn-grade grade; return (wall seconds, per-student seconds)."""
-    from graders.grading.batch import Options, run
+    from graders.batch.run import Options, run
 
     start = time.perf_counter()
     facts = run(Options(class_dir, out, jobs=jobs, force=True, progress=False), say=lambda *_: None)

@@ -59,7 +59,7 @@ def out_size(out: Path) -> int:
 
 def grade_child(class_dir: Path, out: Path, workers: int, cluster: bool) -> dict:
     """Grade in this process (run as a child of main); return its wall time and peak memory."""
-    from graders.grading.batch import Options, run
+    from graders.batch.run import Options, run
 
     opts = Options(class_dir, out, jobs=workers, force=True, progress=False,
                    cluster=f"local:{workers}" if cluster else "")

@@ -4,14 +4,15 @@
     <slug>.py          the public checks of each exercise
     hidden/<slug>.py   its hidden checks (they compare with the reference solution)
     kit/               what a grader is written with
-    grading/           grading one file, a notebook and a class
+    grading/           grading one file and a notebook's answer: what check and the batch share
+    batch/             grading a whole class, on one machine or a Dask cluster (instructors only)
     bounded/           the grader's own code on a student's data, killed at a bound
     sandbox/           the boundary around student code (sandbox/inside/: what runs on its side)
     hints/<slug>.md    its hints, one at a time (attn-grade hint), each naming a lesson section
     classroom/         the instructor's tooling: nbgrader, the release, the leak scan
     cli/               the attn-grade command, one module per verb (check, watch, hint, list, ...)
 
-Imports point one way: cli -> classroom -> grading -> kit -> bounded -> sandbox.
+Imports point one way: cli -> classroom -> batch -> grading -> kit -> bounded -> sandbox.
 A per-exercise grader imports only kit/; a hidden grader imports kit/ and its
 public twin; sandbox/ imports nothing else of this package, and sandbox/inside/
 nothing of it at all (tests/test_layout.py holds these rules).

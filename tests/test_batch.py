@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.grading.batch import Options, run
+from graders.batch.run import Options, run
 from graders.cli import main
 
 from support.make_class import make_class  # noqa: E402 - tests/support, shared with bench/
@@ -224,7 +224,7 @@ def _big_results(task):
 def test_the_pool_keeps_no_students_results_once_written(tmp_path, monkeypatch):
     import tracemalloc
 
-    from graders.grading import batch
+    from graders.batch import run as batch
 
     monkeypatch.setattr(batch, "grade_student", _big_results)
     opts = Options(tmp_path, tmp_path / "out", progress=False)

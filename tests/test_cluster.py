@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.grading import cluster
-from graders.grading.batch import Options, run
+from graders.batch import cluster, remote
+from graders.batch.run import Options, run
 from graders.sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES, read_folder
 
 from support.dask_cluster import cli as _cli, graded as _graded, needs_dask, scheduler  # noqa: F401 - a fixture
@@ -41,7 +41,7 @@ def test_a_folder_laid_out_on_a_worker_is_what_the_sandbox_takes_of_the_original
     first = ("softmax.py", "attention.py", "multi_head.py", "saturation.py", "hand_scores.py")
     rel, entries = cluster.image(str(folder), str(tmp_path / "root"), first)
     assert rel == "ann" and max(len(d) for _, k, d in entries if k == "file") < 100  # the large file's bytes stay
-    copy = cluster.lay_out(str(tmp_path / "worker"), rel, entries)
+    copy = remote.lay_out(str(tmp_path / "worker"), rel, entries)
     assert read_folder(copy, copy, first) == read_folder(str(folder), str(folder), first)
     assert read_folder(str(folder), str(folder), first)[2], "no limit was hit: the test tests nothing"
     for name in first:  # what the grader itself looks at (engine.grade_file: a link, else a file or not)
@@ -59,13 +59,13 @@ def _dies(arg):
 
 
 def test_a_job_says_what_the_grader_raised_as_the_pool_does():
-    assert cluster.in_job(_raises, "luck") == ("failed", "ValueError: no luck")
-    assert cluster.in_job(len, "abc") == ("graded", 3)  # the same job process, still serving
+    assert remote.in_job(_raises, "luck") == ("failed", "ValueError: no luck")
+    assert remote.in_job(len, "abc") == ("graded", 3)  # the same job process, still serving
 
 
 def test_a_job_that_dies_twice_gives_none():
-    assert cluster.in_job(_dies, None) is None
-    assert cluster.in_job(len, "ab") == ("graded", 2)  # a new job process for the next student
+    assert remote.in_job(_dies, None) is None
+    assert remote.in_job(len, "ab") == ("graded", 2)  # a new job process for the next student
 
 
 # ------------------------------------------------------------------ a real scheduler and workers

@@ -21,7 +21,7 @@ import pytest
 
 from graders import registry
 from graders.grading import engine
-from graders.grading.batch import Options, run
+from graders.batch.run import Options, run
 
 from support.dask_cluster import ROOT, cli, cluster_of, graded, needs_dask, stop
 from support.make_class import make_class

@@ -3,7 +3,6 @@ namespaces and mounts, no host path shows inside, and a crowded folder cannot cr
 exercise files. Each property is checked only where the sandbox says it is in force."""
 
 import ctypes
-import hashlib
 import json
 import os
 import signal

@@ -72,7 +72,7 @@ def _autograded(results: dict, tmp: Path):
     when ``attn-grade grade --nbgrader-course`` stands in for its Execute step (nbfill.py)."""
     nbformat = pytest.importorskip("nbformat")
     from graders.classroom.nbfill import fill_class
-    from graders.grading.outfiles import results_path
+    from graders.batch.outfiles import results_path
 
     path = results_path(tmp / "out", "mutant")
     path.parent.mkdir(parents=True)

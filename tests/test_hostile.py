@@ -260,7 +260,7 @@ def run_batch(cfg) -> dict:
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         return {"error": "cannot become a child subreaper", "seconds": 0.0, "leftover": []}
-    from graders.grading import batch
+    from graders.batch import run as batch
 
     watch = MemoryWatch()
     watch.start()

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.grading import batch
-from graders.grading.outfiles import student_id
+from graders.batch import run as batch
+from graders.batch.outfiles import student_id
 
 HERE = Path(__file__).resolve().parent
 SOLUTIONS = HERE.parent / "solutions"

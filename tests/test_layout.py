@@ -1,6 +1,6 @@
 """The house rules of graders/: which room may import which, read from the source with ``ast``.
 
-    cli -> classroom -> grading -> kit -> bounded -> sandbox
+    cli -> classroom -> batch -> grading -> kit -> bounded -> sandbox
 
 (cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to
 its right (and the registry, from
@@ -21,13 +21,14 @@ import pytest
 from graders import registry
 
 PACKAGE = Path(__file__).resolve().parent.parent / "graders"
-ROOMS = ("sandbox", "bounded", "kit", "grading", "classroom")
+ROOMS = ("sandbox", "bounded", "kit", "grading", "batch", "classroom")
 ALLOWED = {
     "sandbox": {"sandbox"},
     "bounded": {"bounded", "sandbox"},
     "kit": {"kit", "bounded", "sandbox"},
     "grading": {"grading", "kit", "bounded", "sandbox", "registry"},
-    "classroom": {"classroom", "grading", "kit", "bounded", "sandbox", "registry"},
+    "batch": {"batch", "grading", "kit", "bounded", "sandbox", "registry"},
+    "classroom": {"classroom", "batch", "grading", "kit", "bounded", "sandbox", "registry"},
     "cli": {"classroom", "grading", "kit", "registry"},  # the sandbox through grading/sandboxes.py
     "registry": set(),
     "package": set(),

@@ -9,11 +9,9 @@ once by the real ``nbgrader autograde`` (kernels) to compare.
 import csv
 import html as htmllib
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

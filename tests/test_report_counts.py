@@ -18,7 +18,7 @@ from graders import registry
 from graders.classroom import analysis, classreport
 from graders.cli import main
 from graders.grading.engine import checks_of
-from graders.grading.outfiles import gradebook_text, results_path, write_atomic
+from graders.batch.outfiles import gradebook_text, results_path, write_atomic
 from graders.kit.catalogue import HINTS
 from graders.kit.models import NO_SHIFT
 

@@ -153,7 +153,7 @@ def test_grade_isolates_a_thief_and_a_vandal_from_their_classmates(tmp_path, set
 def test_a_class_is_not_graded_unisolated_unless_the_instructor_says_so(tmp_path, monkeypatch):
     """Where neither namespaces nor Landlock exist (an old kernel), grade refuses, naming why;
     with --allow-unisolated it grades, and results.json and the summary say so."""
-    from graders.grading import batch
+    from graders.batch import run as batch
     from graders.sandbox import handle
 
     real = handle.probe

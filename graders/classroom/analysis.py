@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import FORMULA_STARTS
-from ..grading.summary import NOT_GRADED, stopped, stops
+from ..batch.outfiles import FORMULA_STARTS
+from ..batch.summary import NOT_GRADED, stopped, stops
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import write_atomic
+from ..batch.outfiles import write_atomic
 from ..grading.report import pts
 from . import analysis
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import csv_cell, write_atomic
+from ..batch.outfiles import csv_cell, write_atomic
 from . import analysis
 
 ID_COLUMNS = ("ID", "SIS User ID", "SIS Login ID")

@@ -2,7 +2,7 @@
 
 ``run(opts)`` reads SUBMISSIONS as nbgrader's submitted/ folder when it is one
 (nbsubmit.py), else as one folder of ``<slug>.py`` files per student, and
-batch-grades it (graders/grading/batch.py). With ``--nbgrader-course`` the
+batch-grades it (graders/batch/run.py). With ``--nbgrader-course`` the
 scores then go into that course's gradebook (nbgradebook.py).
 """
 
@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from .. import registry
-from ..grading.batch import FOLDERS, BatchError, Options, discover, exercises_of
-from ..grading.batch import run as run_batch
-from ..grading.preflight import NoSandbox
-from ..grading.outfiles import student_id
+from ..batch.run import FOLDERS, BatchError, Options, discover, exercises_of
+from ..batch.run import run as run_batch
+from ..batch.preflight import NoSandbox
+from ..batch.outfiles import student_id
 from ..grading.report import fit_lines
 from . import nbsubmit
 

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import student_id, write_atomic
+from ..batch.outfiles import student_id, write_atomic
 from ..sandbox.inside.files import MAX_ENTRIES
 from .codescan import defines, looks_around, normalised, patches
 from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, read_json, source_text

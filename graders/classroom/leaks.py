@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from .needles import Needle, all_needles, squeeze
-from .public import instructor_only_in
+from .public import INSTRUCTOR_ONLY, instructor_only_in
 
 
 # ------------------------------------------------------------------ scanning
@@ -24,8 +24,8 @@ def find_leaks(root: Path, needles: list[Needle] | None = None) -> list[str]:
     """One message per leak found under ``root``: the file (and cell), what leaked, from where."""
     root = Path(root)
     needles = all_needles() if needles is None else needles
-    leaks = [f"{rel}: instructor-only, never in what students get (graders/classroom/public.py)"
-             for rel in instructor_only_in(root)]
+    leaks = [f"{rel}: " + ("instructor-only, never" if rel.rpartition("/")[2] in INSTRUCTOR_ONLY else "not on the list of")
+             + " what students get (graders/classroom/public.py)" for rel in instructor_only_in(root)]
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         for where, text in _texts(path):
             for line, needle in _hits(text, needles):

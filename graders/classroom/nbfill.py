@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import results_path, student_id
+from ..batch.outfiles import results_path, student_id
 from .nbsubmit import NotebookProblem, answer_source
 
 

@@ -29,7 +29,7 @@ import warnings
 from pathlib import Path
 
 from .. import registry
-from ..grading.outfiles import results_path, student_id
+from ..batch.outfiles import results_path, student_id
 
 STAGING = ".nbgrader"  # OUT/.nbgrader/submitted/: what nbgrader's converter reads (nbfill.stage)
 

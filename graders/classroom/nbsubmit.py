@@ -27,8 +27,8 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.answer import MAX_NOTEBOOK_BYTES
-from ..grading.batch import Layout
-from ..grading.outfiles import SOURCES, student_id, write_atomic
+from ..batch.run import Layout
+from ..batch.outfiles import SOURCES, student_id, write_atomic
 
 MAGIC_NOTE = "IPython line not run by the grader"
 # Bounds on what is read, far above any honest notebook of this course (a few tens of KB, an

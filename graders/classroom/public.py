@@ -1,13 +1,12 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
-That is the registry, the public graders (graders/<slug>.py) and their hints,
-kit/, bounded/, sandbox/, grading/ without the batch grader (batch.py, cluster.py,
-preflight.py, summary.py, outfiles.py, digest.py), the command (cli/), and plans/: the public
-checks' recorded plans (inputs only), so a student's checks replay too. Never the hidden checks,
-the instructor's tooling (this folder) or the batch grader. ``copy_public``
-writes that copy: as graders/ in the student bundle (release.py) and as
-attn_checks/ beside the nbgrader notebooks (course.py). The leak scan
-(leaks.py) refuses any copy that holds one of ``INSTRUCTOR_ONLY``.
+An allow-list of whole rooms: the registry, the public graders (graders/<slug>.py) and
+their hints, kit/, bounded/, sandbox/, grading/ and the command (cli/), and plans/: the
+public checks' recorded plans (inputs only), so a student's checks replay too. Nothing
+else: not the hidden checks, the batch grader (batch/) or the instructor's tooling (this
+folder), nor any room added later until it is named here. ``copy_public`` writes that
+copy: as the student bundle's package (release.py) and as attn_checks/ beside the nbgrader
+notebooks (course.py). The leak scan (leaks.py) refuses any copy that holds more.
 """
 
 from __future__ import annotations
@@ -16,15 +15,20 @@ import shutil
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
-# Paths inside the package that students never get.
-INSTRUCTOR_ONLY = ("hidden", "classroom", "grading/batch.py", "grading/cluster.py", "grading/preflight.py",
-                   "grading/summary.py", "grading/outfiles.py", "grading/digest.py")
+PUBLIC_ROOMS = ("cli", "grading", "kit", "bounded", "sandbox", "hints")  # shipped whole
+PUBLIC_FILES = ("__init__.py", "registry.py")  # and each exercise's public grader, <slug>.py
+INSTRUCTOR_ONLY = ("hidden", "classroom", "batch")  # the rooms students never get (tests/test_layout.py: no other)
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
 
 
 def is_public(rel: str) -> bool:
     """Whether the package's file or folder ``rel`` (a path relative to the package) ships."""
-    return not any(rel == p or rel.startswith(p + "/") for p in INSTRUCTOR_ONLY)
+    from .. import registry
+
+    top, _, inside = rel.partition("/")
+    if top in PUBLIC_ROOMS:
+        return True
+    return not inside and (top in PUBLIC_FILES or top in {f"{e.slug}.py" for e in registry.EXERCISES})
 
 
 def public_sources() -> list[Path]:
@@ -76,14 +80,14 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
 
 
 def instructor_only_in(root: Path) -> list[str]:
-    """Instructor-only paths found in any copy of the package under ``root`` (a folder
-    holding registry.py and kit/), relative to ``root``."""
+    """What a copy of the package under ``root`` (a folder holding registry.py and kit/) holds
+    beyond the public rooms and files: instructor-only rooms, or anything not known to ship;
+    relative to ``root``."""
     root = Path(root)
     found = []
     for registry in sorted(root.rglob("registry.py")):
         copy = registry.parent
         if (copy / "kit").is_dir():
-            for rel in INSTRUCTOR_ONLY:
-                if (copy / rel).exists():
-                    found.append((copy / rel).relative_to(root).as_posix())
+            found += [p.relative_to(root).as_posix() for p in sorted(copy.iterdir())
+                      if p.name not in ("plans", "__pycache__") and not is_public(p.name)]
     return found

@@ -1,4 +1,4 @@
-"""Grading: one exercise file, a notebook's answer, and a whole class.
+"""Grading: one exercise file, a notebook's answer, one student's folder (a whole class: batch/).
 
     engine.py    grade one file: every check of its grader, against the sandboxed file
     plans.py     record a check once against the reference, replay it for every student
@@ -9,20 +9,14 @@
     budget.py    time budgets for one exercise file and one student
     notebook.py  the checks inside a Jupyter kernel: what the nbgrader test cells call
     answer.py    the notebook's answer cell those checks grade, read as the real grading reads it
-    batch.py     grade a class in parallel sandboxes, within time budgets, noticing dead jobs
-    cluster.py   the same on Dask workers (--cluster): files sent as bytes, each worker's versions checked
-    preflight.py before a class is graded: can a sandbox start here, and does it isolate students
-    summary.py   what a batch says when it has graded a class
-    outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv
     sources.py   what every grade depends on besides the student's files: the code, as a digest
     settings.py  Settings: what the environment chooses (every ATTN_* variable), read once where a
                  command starts and passed down
     folder.py    Folder: one student's folder graded in its sandbox, the one way check, the batch
                  and the Gradescope runner grade a student
     sandboxes.py what the commands (cli/) need of the sandbox room: the learner's zygote, its words
-    digest.py    what a student's result depends on, so that an unchanged one is kept
-                 (batch.py, cluster.py, preflight.py, summary.py, outfiles.py and digest.py are for instructors
-                 only: students never get them)
+
+Students get all of this folder (classroom/public.py): ``attn-grade check`` needs it.
 
 May import: grading/, kit/, bounded/, sandbox/ and the registry.
 """

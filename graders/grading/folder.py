@@ -1,7 +1,7 @@
 """Grading one student's folder: the one way a student is graded, whoever asks.
 
 ``attn-grade check`` and ``watch`` (cli/session.py), the batch's job processes
-(batch.py) and the Gradescope runner (classroom/gradescope.py) each make a
+(batch/run.py) and the Gradescope runner (classroom/gradescope.py) each make a
 ``Folder`` and grade their files with it. A Folder holds the folder's sandbox
 (the parent's handle, sandbox/handle.py's ``Sandbox``); the sandbox forks a
 fresh process, the worker, for each exercise file (sandbox/inside/worker.py),

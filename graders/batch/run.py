@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Callable
 
 from .. import registry
+from ..grading.report import fit_lines
 from .digest import student_digest
 from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
 from .preflight import NoSandbox, preflight  # noqa: F401 - NoSandbox: part of what run() raises
-from .report import fit_lines
 from .summary import summary
 
 
@@ -130,7 +130,7 @@ def grade_student(task: Task):
     """Grade one student's folder; return (name, results.json text, facts for the summary)."""
     if task.mark:
         os.close(os.open(task.mark, os.O_CREAT | os.O_WRONLY, 0o600))  # "started", for the parent
-    from .folder import Folder
+    from ..grading.folder import Folder
 
     opts, start = task.opts, time.perf_counter()
     # the sandbox takes what the digest was made of: the exercise files first
@@ -151,7 +151,7 @@ def grade_student(task: Task):
 
 
 def _results_text(task: Task, results) -> str:
-    from .results import to_gradescope
+    from ..grading.results import to_gradescope
 
     data = to_gradescope(results)
     data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation}
@@ -166,7 +166,7 @@ def died(times: int) -> str:
 
 def crashed(task: Task, why: str):
     """What a student gets whose grading could not finish: every exercise at zero, saying why."""
-    from .engine import ungraded
+    from ..grading.engine import ungraded
 
     problem = f"grading crashed: {why}; ask your instructor to grade your work again"
     results = [ungraded(slug, problem) for slug in task.exercises]

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from .. import registry
-from .results import CONTROL
+from ..grading.results import CONTROL
 
 STUDENTS = "students"
 SOURCES = ".sources"

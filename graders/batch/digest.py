@@ -18,7 +18,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from .sources import code_digest, folder_digest
+from ..grading.sources import code_digest, folder_digest
 
 
 def student_digest(folder: Path, settings: dict, problems: dict, notes: dict, first=(), also=None) -> str:

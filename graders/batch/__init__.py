@@ -1,0 +1,17 @@
+"""The batch grader: a whole class, the work of ``attn-grade grade``. Instructors only.
+
+    run.py       Options, run(): read a class's layout, grade its students in parallel sandboxes
+                 (a process pool of job processes), within time budgets, noticing dead jobs
+    cluster.py   the same on Dask workers (--cluster), the coordinator's side: the students' files
+                 sent as bytes, every worker checked before anybody is graded
+    remote.py    a Dask worker's side: what it is (versions, sandbox), the files laid out again,
+                 grading in a job process of its own
+    preflight.py before a class is graded: can a sandbox start here, and does it isolate students
+    summary.py   what a batch says when it has graded a class
+    outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv, atomically
+    digest.py    what a student's result depends on, so that an unchanged one is kept
+
+Students never get this folder (classroom/public.py ships whole rooms, and not this one).
+
+May import: batch/, grading/, kit/, bounded/, sandbox/ and the registry.
+"""
