@@ -195,3 +195,22 @@ def test_no_pass_is_kept_where_the_sandbox_reaches(tmp_path, monkeypatch):
     patch_caches(monkeypatch, passes=inside)
     assert grade_file("softmax", path).points == 10
     assert not inside.folder.exists()
+
+
+def test_a_time_limit_outside_a_main_thread_refuses_rather_than_bound_nothing():
+    """SIGALRM reaches only a main thread: elsewhere the bound would silently be none."""
+    import threading
+
+    said = []
+
+    def grade():
+        try:
+            with time_limit(0.01):
+                said.append("ran unbounded")
+        except RuntimeError as exc:
+            said.append(str(exc))
+
+    thread = threading.Thread(target=grade, name="dask-like")
+    thread.start()
+    thread.join()
+    assert said and "only a main thread receives" in said[0] and "'dask-like'" in said[0], said

@@ -60,10 +60,18 @@ class TimeUp(Exception):
 
 @contextmanager
 def time_limit(seconds):
-    """Raise TimeUp inside the block after ``seconds`` (main thread only)."""
+    """Raise TimeUp inside the block after ``seconds``.
+
+    The bound is SIGALRM, which only a process's main thread receives. In any other thread
+    a student's answer such as 2**(d_k**1000) would be evaluated without a bound (as a Dask
+    worker's thread once did, until it ran out of memory), so there this refuses, loudly:
+    grade in the main thread of a process of its own (batch/remote.py's job process)."""
     fired = []
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(f"kit.time_limit bounds time with SIGALRM, which only a main thread receives, and "
+                           f"this is thread {threading.current_thread().name!r}: grade in a process's main thread")
     load(sp)  # SymPy's own import, if it is still to come, must not be what the alarm interrupts
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not hasattr(signal, "setitimer"):  # no interval timer (Windows): unbounded, as SymPy itself is
         yield lambda: False
         return
 
