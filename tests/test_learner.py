@@ -277,7 +277,7 @@ def test_the_bundles_list_counts_the_public_points_only(tmp_path):
     assert main(["release", str(bundle)]) == 0
     paths = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
-    out = subprocess.run([sys.executable, "-S", "-m", "graders.cli", "list"], cwd=bundle, env=env,
+    out = subprocess.run([sys.executable, "-S", "-m", "attn_checks.cli", "list"], cwd=bundle, env=env,
                          capture_output=True, text=True, check=True).stdout
     rows = []
     for e in registry.EXERCISES:

@@ -16,6 +16,7 @@ from graders.classroom import leaks, needles as needle_kinds
 from graders.cli import main
 from graders.grading.engine import checks_of, reference
 from graders.classroom.public import INSTRUCTOR_ONLY, copy_public
+from graders.classroom.release import COMMAND, PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_POINTS = sum(c.spec.points for e in registry.EXERCISES for c in checks_of(e.slug, hidden=False))
@@ -40,7 +41,7 @@ def copy(bundle, tmp_path):
 
 
 def run_check(cwd: Path) -> subprocess.CompletedProcess:
-    """`python -m graders.cli check` from the bundle, seeing only the bundle's graders.
+    """`python -m attn_checks.cli check` from the bundle, seeing only the bundle's checks.
 
     -S: the development venv has this project installed in editable mode, and its
     import hook would hand out the instructor's graders.hidden to the bundle's graders;
@@ -48,7 +49,7 @@ def run_check(cwd: Path) -> subprocess.CompletedProcess:
     """
     paths = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-S", "-m", "graders.cli", "check", "--color", "never"],
+    return subprocess.run([sys.executable, "-S", "-m", f"{PACKAGE}.cli", "check", "--color", "never"],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -60,23 +61,27 @@ def test_release_has_no_leaks(bundle, needles):
 
 def test_bundle_holds_stubs_lessons_public_graders_readme(bundle):
     for e in registry.EXERCISES:
-        assert (bundle / "exercises" / f"{e.slug}.py").read_text() == (ROOT / "exercises" / f"{e.slug}.py").read_text()
-        assert (bundle / "graders" / f"{e.slug}.py").is_file()
+        stub = (ROOT / "exercises" / f"{e.slug}.py").read_text()
+        assert f"attn-grade check {e.slug}" in stub  # the stub says how to check it, with the bundle's command:
+        assert (bundle / "exercises" / f"{e.slug}.py").read_text() == stub.replace("attn-grade check", f"{COMMAND} check")
+        assert (bundle / PACKAGE / f"{e.slug}.py").is_file()
     for task in (ROOT / "exercises").glob("*.md"):  # task statements of written answers
-        assert (bundle / "exercises" / task.name).read_text() == task.read_text()
+        assert (bundle / "exercises" / task.name).read_text() == task.read_text().replace("attn-grade", COMMAND)
     lessons = sorted(p.name for p in (ROOT / "course" / "lessons").glob("*.ipynb"))
     assert lessons and sorted(p.name for p in (bundle / "course" / "lessons").glob("*.ipynb")) == lessons
-    assert (bundle / "course" / "lessons" / "README.md").is_file()
+    assert "attn-grade" not in (bundle / "course" / "lessons" / "README.md").read_text()
     for name in ("cli/__init__.py", "grading/engine.py", "registry.py", "sandbox/inside/worker.py", "sandbox/submission.py"):
-        assert (bundle / "graders" / name).is_file()
+        assert (bundle / PACKAGE / name).is_file()
     readme = (bundle / "README.md").read_text()
-    assert "attn-grade check" in readme and "hidden checks" in readme and "pip install" in readme
+    assert f"{COMMAND} check" in readme and "hidden checks" in readme and "pip install" in readme
+    assert "attn-grade" not in readme and "graders" not in readme
     project = (bundle / "pyproject.toml").read_text()
-    assert 'attn-grade = "graders.cli:run"' in project and "hypothesis==" in project
+    assert f'{COMMAND} = "{PACKAGE}.cli:run"' in project and "hypothesis==" in project
+    assert "attn-grade" not in project and "graders" not in project  # the main distribution's names
 
 
 def test_bundle_leaves_out_solutions_hidden_checks_tests_and_course_sources(bundle):
-    for path in ("solutions", "graders/hidden", "graders/classroom", "graders/grading/batch.py", "tests", "bench",
+    for path in ("solutions", "graders", f"{PACKAGE}/hidden", f"{PACKAGE}/classroom", f"{PACKAGE}/batch", "tests", "bench",
                  "demo", "course/source"):
         assert not (bundle / path).exists(), path
     assert not list(bundle.rglob("__pycache__"))
@@ -90,6 +95,7 @@ def test_check_in_the_bundle_grades_the_stubs_zero_with_public_checks_only(bundl
     assert "hidden checks" in done.stdout and "instructor" in done.stdout
     assert "(hidden)" not in done.stdout and "grader itself failed" not in done.stdout
     assert "not written yet" in done.stdout
+    assert f"'{COMMAND} hint" in done.stdout and "attn-grade" not in done.stdout + done.stderr
 
 
 def test_check_in_the_bundle_gives_the_reference_full_public_marks(copy):
@@ -187,31 +193,53 @@ def test_an_exact_answer_in_a_notebook_output_is_found(copy, needles):
 
 
 def test_a_hidden_check_name_is_found(copy, needles):
-    grader = copy / "graders" / "softmax.py"
+    grader = copy / PACKAGE / "softmax.py"
     grader.write_text(grader.read_text() + '\n# "agrees with the reference softmax"\n')
     found = leaks.find_leaks(copy, needles)
-    assert len(found) == 1 and found[0].startswith("graders/softmax.py line")
+    assert len(found) == 1 and found[0].startswith(f"{PACKAGE}/softmax.py line")
     assert "hidden check name from graders/hidden/softmax.py" in found[0]
 
 
 def test_the_hidden_checks_folder_copied_in_is_found(copy, needles):
-    shutil.copytree(ROOT / "graders" / "hidden", copy / "graders" / "hidden",
+    shutil.copytree(ROOT / "graders" / "hidden", copy / PACKAGE / "hidden",
                     ignore=shutil.ignore_patterns("__pycache__"))
     found = leaks.find_leaks(copy, needles)
     for e in registry.EXERCISES:
-        assert any(f.startswith(f"graders/hidden/{e.slug}.py line") for f in found), e.slug
+        assert any(f.startswith(f"{PACKAGE}/hidden/{e.slug}.py line") for f in found), e.slug
 
 
 @pytest.mark.parametrize("rel", INSTRUCTOR_ONLY)
 def test_an_instructor_only_module_copied_in_is_found(copy, rel):
     """The bundle holds what `check` needs, never the hidden checks, the classroom or the batch grader."""
-    source, target = ROOT / "graders" / rel, copy / "graders" / rel
+    source, target = ROOT / "graders" / rel, copy / PACKAGE / rel
     if source.is_dir():
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     else:
         shutil.copy(source, target)
     assert leaks.find_leaks(copy, []) == [
-        f"graders/{rel}: instructor-only, never in what students get (graders/classroom/public.py)"]
+        f"{PACKAGE}/{rel}: instructor-only, never in what students get (graders/classroom/public.py)"]
+
+
+def test_a_room_not_on_the_allow_list_is_found(copy):
+    """What ships is an allow-list: a folder nobody named (say, a new room copied in) is a leak too."""
+    (copy / PACKAGE / "extra").mkdir()
+    (copy / PACKAGE / "extra" / "tool.py").write_text("x = 1\n")
+    (copy / PACKAGE / "notes.py").write_text("y = 2\n")
+    assert leaks.find_leaks(copy, []) == [
+        f"{PACKAGE}/{name}: not on the list of what students get (graders/classroom/public.py)"
+        for name in ("extra", "notes.py")]
+
+
+def test_every_part_of_the_package_is_either_shipped_or_instructor_only():
+    """A room added to graders/ must be put on one list or the other (graders/classroom/public.py)."""
+    from graders.classroom.public import PUBLIC_FILES, PUBLIC_ROOMS
+
+    for path in sorted((ROOT / "graders").iterdir()):
+        if path.name == "__pycache__":
+            continue
+        shipped = path.name in PUBLIC_ROOMS or path.name in PUBLIC_FILES or path.stem in registry.BY_SLUG
+        assert shipped != (path.name in INSTRUCTOR_ONLY), f"graders/{path.name}: say in public.py whether it ships"
+    assert (ROOT / "graders" / "batch").is_dir() and "batch" in INSTRUCTOR_ONLY
 
 
 def test_a_model_answer_line_is_found(copy, tmp_path, monkeypatch):
@@ -230,3 +258,36 @@ def test_a_model_answer_line_is_found(copy, tmp_path, monkeypatch):
                                                  "variances add up.\n")
     found = leaks.find_leaks(copy, needles)
     assert len(found) == 1 and found[0].startswith("exercises/proof.md line 2: model answer line")
+
+
+@pytest.mark.slow
+def test_the_bundle_and_the_project_install_side_by_side(bundle, tmp_path):
+    """The two distributions install other names: in one place, neither replaces the other's
+    package or command, and each command runs its own package."""
+    import importlib.util
+
+    project = tmp_path / "project"  # a copy: pip builds in the source folder
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    shutil.copytree(ROOT / "graders", project / "graders", ignore=shutil.ignore_patterns("__pycache__"))
+    prefix = tmp_path / "prefix"  # --prefix, not --target: pip's --target replaces bin/ rather than adding to it
+    have = all(importlib.util.find_spec(m) for m in ("setuptools", "wheel"))  # else pip fetches them to build
+    isolation = ["--no-build-isolation"] if have else []
+    for source in (project, bundle):
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", *isolation,
+                               "--prefix", str(prefix), str(source)], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    target = next(prefix.glob("lib/python*/site-packages"))
+    assert (target / "graders" / "hidden").is_dir() and (target / "graders" / "batch").is_dir()
+    assert (target / PACKAGE / "cli").is_dir() and not (target / PACKAGE / "hidden").exists()
+    libs = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *libs]), "NO_COLOR": "1"}
+    for command, package in (("attn-grade", "graders"), (COMMAND, PACKAGE)):
+        script = prefix / "bin" / command
+        assert f"from {package}.cli import run" in script.read_text(), script.read_text()
+        # -S: the development venv's editable-install hook would hand out this checkout's graders
+        done = subprocess.run([sys.executable, "-S", str(script), "list"], cwd=bundle, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode in (0, 1), done.stderr[-2000:]
+        assert f"'{command} check" in done.stdout, done.stdout

@@ -1,9 +1,11 @@
 """What a student gets without Jupyter: ``attn-grade release OUT``.
 
-The bundle holds the stubs, the lessons, the public package (graders/ as
-public.py defines it: no hidden checks, no instructor's tooling), a
-pyproject.toml that installs ``attn-grade`` and a short README; never the
-solutions, the hidden checks, the tests or the course sources.
+The bundle holds the stubs, the lessons, the public package (as public.py
+defines it: no hidden checks, no batch grader, no instructor's tooling), a
+pyproject.toml and a short README; never the solutions, the hidden checks,
+the tests or the course sources. Its distribution installs other names than
+this project's (``PACKAGE``, the ``attn-learn`` command: cli/name.py), so the
+two can share an environment.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from .. import registry
 from .public import CACHES, copy_public
 
 ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "attn_checks"  # the public copy's name here, as beside the nbgrader notebooks (course.py)
+COMMAND = "attn-learn"  # what cli/name.py calls the command in a copy not named graders
 
 
 # ------------------------------------------------------------------ the CLI
@@ -24,8 +28,8 @@ def register(subparsers) -> None:
     rel = subparsers.add_parser(
         "release", help="write the student bundle for plain-Python work (instructors)",
         description="Write into OUT what a student needs without Jupyter: exercises/ (the stubs), "
-                    "course/lessons/, the public checks as graders/, a pyproject.toml that installs "
-                    "'attn-grade' and a README. Never the solutions, hidden checks or tests. "
+                    "course/lessons/, the public checks as attn_checks/, a pyproject.toml that installs "
+                    "the 'attn-learn' command and a README. Never the solutions, hidden checks or tests. "
                     "The bundle is then scanned for leaked answers (graders/classroom/leaks.py); "
                     "exit status 1 if any is found.",
         epilog="example:\n  attn-grade release student-bundle/\n"
@@ -53,7 +57,7 @@ def _run(parser, args) -> int:
         print(f"{len(leaks)} leak(s) found in {out}/: do not hand it out")
         return 1
     print(f"no leaks found (solutions, exact answers, hidden checks, model answers); students: cd {out}, "
-          f"then the README's two install lines (a venv, pip install -e .), then attn-grade list")
+          f"then the README's two install lines (a venv, pip install -e .), then {COMMAND} list")
     return 0
 
 
@@ -94,13 +98,20 @@ def _write_bundle(dest: Path) -> None:
     (dest / "exercises").mkdir()
     for path in sorted((ROOT / "exercises").iterdir()):
         if path.is_file() and path.suffix in (".py", ".md"):
-            shutil.copy2(path, dest / "exercises" / path.name)
+            _copy_naming_the_command(path, dest / "exercises" / path.name)
     shutil.copytree(ROOT / "course" / "lessons", dest / "course" / "lessons", ignore=CACHES)
-    copy_public(dest, "graders")
+    _copy_naming_the_command(ROOT / "course" / "lessons" / "README.md", dest / "course" / "lessons" / "README.md")
+    copy_public(dest, PACKAGE)
     (dest / "pyproject.toml").write_text(_pyproject(), encoding="utf-8")
     (dest / "README.md").write_text(_readme(), encoding="utf-8")
     (dest / ".gitignore").write_text("__pycache__/\n*.egg-info/\n.hypothesis/\nbuild/\n.venv/\n",
                                      encoding="utf-8")
+
+
+def _copy_naming_the_command(source: Path, dest: Path) -> None:
+    """Copy a text file, with "attn-grade CMD" as the bundle's command says it ("attn-learn CMD")."""
+    text = source.read_text(encoding="utf-8")
+    dest.write_text(re.sub(r"\battn-grade (?=check|watch|hint|list)", f"{COMMAND} ", text), encoding="utf-8")
 
 
 def _dependencies() -> list[str]:
@@ -124,7 +135,7 @@ build-backend = "setuptools.build_meta"
 [project]
 name = "attn-exercises-student"
 version = "0.1.0"
-description = "Self-attention exercises with their public checks (the attn-grade command)"
+description = "Self-attention exercises with their public checks (the {COMMAND} command)"
 readme = "README.md"
 requires-python = ">=3.10"
 dependencies = [
@@ -135,13 +146,13 @@ dependencies = [
 lessons = ["notebook>=7", "matplotlib>=3.7"]
 
 [project.scripts]
-attn-grade = "graders.cli:run"
+{COMMAND} = "{PACKAGE}.cli:run"
 
 [tool.setuptools.packages.find]
-include = ["graders", "graders.*"]
+include = ["{PACKAGE}", "{PACKAGE}.*"]
 
 [tool.setuptools.package-data]
-graders = ["hints/*.md", "plans/*.json"]
+{PACKAGE} = ["hints/*.md", "plans/*.json"]
 """
 
 
@@ -152,7 +163,7 @@ def _readme() -> str:
     for i, e in enumerate(registry.EXERCISES, 1):
         public = points_of(e.slug)[0]
         rows.append(f"| {i} | `{e.slug}` | {e.title} | {public:g} | {e.points:g} |")
-    return README.format(table="\n".join(rows), n=len(registry.EXERCISES))
+    return README.format(table="\n".join(rows), n=len(registry.EXERCISES), command=COMMAND, package=PACKAGE)
 
 
 README = """\
@@ -169,7 +180,7 @@ You need Python 3.10 or newer. Inside this folder:
 ```sh
 python3 -m venv .venv            # on Debian/Ubuntu, if this fails: sudo apt install python3-venv
 . .venv/bin/activate             # on Windows: .venv\\Scripts\\activate
-pip install -e .                 # the attn-grade command, with numpy, sympy and hypothesis
+pip install -e .                 # the {command} command, with numpy, sympy and hypothesis
 ```
 
 The venv keeps everything inside `.venv/`, so this works on a system Python that
@@ -188,14 +199,14 @@ new terminal later? Activate again with `. .venv/bin/activate`.
 3. Check it, from this folder (or any folder inside it):
 
 ```sh
-attn-grade list                  # the exercises, your progress, the lesson for each
-attn-grade check softmax         # one exercise (or its number: attn-grade check 5)
-attn-grade watch                 # check again every time you save; Ctrl-C stops
-attn-grade hint softmax          # stuck? one more hint each time (--reset starts over)
-attn-grade check                 # all of them, in teaching order
+{command} list                  # the exercises, your progress, the lesson for each
+{command} check softmax         # one exercise (or its number: {command} check 5)
+{command} watch                 # check again every time you save; Ctrl-C stops
+{command} hint softmax          # stuck? one more hint each time (--reset starts over)
+{command} check                 # all of them, in teaching order
 ```
 
-(Without installing, `python -m graders.cli check` from this folder does the same.)
+(Without installing, `python -m {package}.cli check` from this folder does the same.)
 The report marks each check ✓ or ✗ with its points, and a failed check says what went
 wrong, usually with a small input on which your function misbehaves. The command
 exits with status 0 only when every check here passes.
@@ -208,7 +219,7 @@ on later keys, nothing overflows, your inputs are left unchanged, …) and never
 the answers. When your instructor grades your work, **hidden checks** run as well: they
 compare your results with the reference solution. So full marks here are a good sign,
 not a guarantee; a wrong answer that happens to have the right properties is caught only
-then. `attn-grade list` counts the public points only.
+then. `{command} list` counts the public points only.
 
 | # | exercise | title | public points | points in all |
 |---|----------|-------|--------------:|--------------:|

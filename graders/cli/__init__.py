@@ -10,6 +10,7 @@
     show.py      attn-grade show RESULTS_JSON ...: results.json as the text report
     stop.py      attn-grade stop: end the resident zygote (sandbox/resident.py)
     where.py     finding the exercises folder; slugs, numbers and file names; near misses
+    name.py      the command's name in messages: attn-grade, or attn-learn in the student bundle
     state.py     what is remembered per learner folder (last checks, hints seen)
     term.py      colour, clearing the screen
     __main__.py  python -m graders.cli
@@ -34,20 +35,21 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.settings import Settings
+from .name import COMMAND
 from .term import HelpFormatter
 
 LIBRARIES = ("numpy", "sympy", "hypothesis", "watchdog", "tqdm")
 EPILOG = """\
 examples:
-  attn-grade list              the exercises, your progress and their lessons
-  attn-grade check softmax     check one exercise (or: 5, exercises/softmax.py)
-  attn-grade check             check every exercise, in teaching order
-  attn-grade watch             check again each time you save a file
-  attn-grade hint softmax      the next hint for an exercise
-  attn-grade check --json > results.json
+  {c} list              the exercises, your progress and their lessons
+  {c} check softmax     check one exercise (or: 5, exercises/softmax.py)
+  {c} check             check every exercise, in teaching order
+  {c} watch             check again each time you save a file
+  {c} hint softmax      the next hint for an exercise
+  {c} check --json > results.json
                                Gradescope's results.json shape
 
-exercises, in order: """ + ", ".join(e.slug for e in registry.EXERCISES)
+exercises, in order: """.format(c=COMMAND.ljust(10)) + ", ".join(e.slug for e in registry.EXERCISES)
 
 
 LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop")
@@ -62,7 +64,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     from . import check, hint, progress, show, stop, watch
 
     parser = argparse.ArgumentParser(
-        prog="attn-grade",
+        prog=COMMAND,
         description="Check your self-attention exercises. Start with the lessons in course/lessons/, "
                     "fill in the stubs in exercises/, then check them here. Your code runs in a separate, "
                     "confined process; the feedback names what is wrong and shows a small counterexample.",
@@ -80,11 +82,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
         _add_plugins(_Unlisted(sub), {verb: INSTRUCTOR_VERBS[verb]} if verb in INSTRUCTOR_VERBS else INSTRUCTOR_VERBS)
     if found:
         parser.epilog += (f"\n\nfor instructors: {', '.join(found)} "
-                          f"(attn-grade COMMAND --help says what each does)")
+                          f"({COMMAND} COMMAND --help says what each does)")
     if verb is not None and verb not in LEARNER_VERBS and verb not in found:
         close = difflib.get_close_matches(verb, [*LEARNER_VERBS, *found], n=1, cutoff=0.6)
         parser.error(f"unknown command '{verb}'" + (f": did you mean '{close[0]}'?" if close else "")
-                     + f" (commands: {', '.join(LEARNER_VERBS)}; 'attn-grade --help' says what each does)")
+                     + f" (commands: {', '.join(LEARNER_VERBS)}; '{COMMAND} --help' says what each does)")
     return parser
 
 
@@ -146,18 +148,18 @@ def missing_library(exc: ModuleNotFoundError) -> str | None:
     activate = venv / ("Scripts/activate" if os.name == "nt" else "bin/activate")
     if activate.is_file() and Path(sys.prefix).resolve() != venv.resolve():
         how = (f"activate the project's environment first:\n\n    . {activate}\n\n"
-               f"(or run {venv / 'bin' / 'attn-grade'} directly)")
+               f"(or run {venv / 'bin' / COMMAND} directly)")
     else:
         how = ("set up the environment once with 'python3 tasks.py setup' in the project folder, "
                "then activate it with '. .venv/bin/activate'")
-    return f"attn-grade needs {name}, which {sys.executable} does not have: {how}"
+    return f"{COMMAND} needs {name}, which {sys.executable} does not have: {how}"
 
 
 def run() -> None:
     try:
         os.getcwd()
     except FileNotFoundError:  # every verb shows paths relative to it, and looks for exercises/ from it
-        print("attn-grade: the folder you are in no longer exists (deleted or moved since you "
+        print(f"{COMMAND}: the folder you are in no longer exists (deleted or moved since you "
               "entered it): cd into the project again", file=sys.stderr)
         sys.exit(2)
     try:
@@ -184,5 +186,5 @@ def run() -> None:
 
         if not isinstance(exc, SandboxFailed):
             raise
-        print(f"attn-grade: {exc}\nnothing was graded; this is not a problem with your code", file=sys.stderr)
+        print(f"{COMMAND}: {exc}\nnothing was graded; this is not a problem with your code", file=sys.stderr)
         sys.exit(3)

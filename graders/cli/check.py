@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .lanes import Lane, cores, split
+from .name import COMMAND
 from .session import Session, mentions_sympy
 from .term import CtrlC, HelpFormatter
 from .state import State
@@ -27,7 +28,7 @@ def register(sub, epilog: str) -> None:
                     "Exit status 0 only at full marks.",
         formatter_class=HelpFormatter, epilog=epilog)
     chk.add_argument("exercises", nargs="*", metavar="EXERCISE",
-                     help="slug (softmax), number from 'attn-grade list' (5) or file (exercises/softmax.py); "
+                     help=f"slug (softmax), number from '{COMMAND} list' (5) or file (exercises/softmax.py); "
                           "default: all, in teaching order")
     chk.add_argument("--dir", type=Path, help="folder holding your <slug>.py files "
                                               "(default: exercises/, found from anywhere in the project)")
@@ -58,7 +59,7 @@ def folder_of(parser, args) -> Path:
         return args.dir
     found = find_folder()
     if found is None:
-        refuse(parser, f"no exercises/ folder in {shown(Path.cwd())} or above it: run attn-grade inside the "
+        refuse(parser, f"no exercises/ folder in {shown(Path.cwd())} or above it: run {COMMAND} inside the "
                      f"project (or the student bundle), or pass --dir FOLDER")
     return found
 
@@ -231,7 +232,7 @@ def after_words(results, targets, cache: Path) -> str:
         return f"the checks look for {behind[0].exercise}.py: save your work under that name"
     if behind:
         slug = behind[0].exercise
-        return f"stuck on {slug}? 'attn-grade hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"
+        return f"stuck on {slug}? '{COMMAND} hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"
     folder = targets[-1].path.parent
     return next_words(State(folder, cache), folder)
 

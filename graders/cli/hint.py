@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import registry
+from .name import COMMAND
 from .state import State
 from .where import SLUGS, Unknown, find_folder, refuse, resolve, shown
 
@@ -82,7 +83,7 @@ def register(sub) -> None:
                     "Every hint names the lesson section that teaches it; none gives the answer. "
                     "How many you have seen is remembered for your exercises folder.")
     p.add_argument("exercise", nargs="?", metavar="EXERCISE",
-                   help="slug, number from 'attn-grade list' or file (default: the first exercise "
+                   help=f"slug, number from '{COMMAND} list' or file (default: the first exercise "
                         "not yet at full marks)")
     p.add_argument("--reset", action="store_true", help="start this exercise's hints (all, without EXERCISE) over")
     p.add_argument("--all", action="store_true", help="show every hint seen so far, not only the newest")
@@ -108,7 +109,7 @@ def run(parser, args) -> int:
     if args.reset:
         state.set_hint_level(slug, 0)
         state.save()
-        print(f"hints for {slug} start over: 'attn-grade hint {slug}' shows the first")
+        print(f"hints for {slug} start over: '{COMMAND} hint {slug}' shows the first")
         return 0
     level = min(state.hint_level(slug) + 1, len(hints))
     state.set_hint_level(slug, level)
@@ -141,6 +142,6 @@ def render(slug: str, n: int, hint: Hint, total: int, folder: Path | None) -> st
 
 def _footer(slug: str, level: int, total: int) -> str:
     if level < total:
-        return f"{total - level} more: 'attn-grade hint {slug}' again · start over: --reset"
-    return (f"That was the last hint for {slug}. 'attn-grade check {slug}' shows what still fails; "
-            f"'attn-grade hint {slug} --all' shows them all again.")
+        return f"{total - level} more: '{COMMAND} hint {slug}' again · start over: --reset"
+    return (f"That was the last hint for {slug}. '{COMMAND} check {slug}' shows what still fails; "
+            f"'{COMMAND} hint {slug} --all' shows them all again.")

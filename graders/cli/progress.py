@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import registry
 from .hint import hints_of, lesson_number, lesson_words
+from .name import COMMAND
 from .state import State
 from .term import fit
 from .where import SLUGS, find_folder, shown
@@ -55,7 +56,7 @@ def next_words(state: State, folder: Path) -> str:
     slug = next_slug(state)
     if slug is None:
         return f"every exercise in {shown(folder)}/ is at full marks"
-    return f"next: {slug} — read {lesson_words(slug, folder)}, then 'attn-grade check {slug}'"
+    return f"next: {slug} — read {lesson_words(slug, folder)}, then '{COMMAND} check {slug}'"
 
 
 def register(sub) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .name import COMMAND
+
 
 def register(sub) -> None:
     shw = sub.add_parser(
         "show", help="print the feedback in results.json files as a readable report",
-        description="Render results.json files written by 'attn-grade grade' (or 'check --json') "
-                    "as the same text report 'attn-grade check' prints.")
+        description=f"Render results.json files written by 'attn-grade grade' (or 'check --json') "
+                    f"as the same text report '{COMMAND} check' prints.")
     shw.add_argument("files", nargs="+", type=Path, metavar="RESULTS_JSON")
     shw.add_argument("--only-failed", action="store_true", help="list only the checks that lost points")
     shw.add_argument("--color", choices=("auto", "always", "never"), default="auto")

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from .check import add_grading_options, folder_of, remember
+from .name import COMMAND
 from .session import Session, mentions_sympy
 from .state import State
 from .term import CLEAR, fit
@@ -33,7 +34,7 @@ def register(sub) -> None:
                     "folder. The screen shows where each exercise stands and the failing checks of the "
                     "first one not at full marks (or of EXERCISE). Ctrl-C stops.")
     p.add_argument("exercise", nargs="?", metavar="EXERCISE",
-                   help="watch only this exercise (slug, number from 'attn-grade list' or file)")
+                   help=f"watch only this exercise (slug, number from '{COMMAND} list' or file)")
     p.add_argument("--dir", type=Path, help="your exercises folder (default: found from here)")
     p.add_argument("--public-only", action="store_true", help="run only the public checks")
     add_grading_options(p)
@@ -148,7 +149,7 @@ class Watch:
 
         out = [CLEAR if self.tty else "\n" + "─" * 78]
         when = f", checked {took:.2f} s after the save" if took is not None else ""
-        head = f"attn-grade watch · {shown(self.folder)}/ · {why or 'first check'}{when}"
+        head = f"{COMMAND} watch · {shown(self.folder)}/ · {why or 'first check'}{when}"
         out.append(fit(f"{head}   (Ctrl-C to stop)") + "\n")
         state = State(self.folder, self.cache)
         if self.only is None:
@@ -160,7 +161,7 @@ class Watch:
                 out.append(fit(f"{self.only.slug} at full marks. {next_words(state, self.folder)}"))
         else:
             out.append(render_text([self.results[slug]], color=self.color, totals=False, only_failed=True))
-            out.append(f"save {slug}.py to check again · stuck? 'attn-grade hint {slug}'")
+            out.append(f"save {slug}.py to check again · stuck? '{COMMAND} hint {slug}'")
         print("\n".join(out), flush=True)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import registry
+from .name import COMMAND
 
 SLUGS = [e.slug for e in registry.EXERCISES]
 
@@ -71,7 +72,7 @@ def resolve(word: str, folder: Path) -> Target:
         n = int(word)
         if 1 <= n <= len(SLUGS):
             return Target(SLUGS[n - 1], folder / f"{SLUGS[n - 1]}.py")
-        raise Unknown(f"there is no exercise {n}: they are numbered 1 to {len(SLUGS)} (attn-grade list)")
+        raise Unknown(f"there is no exercise {n}: they are numbered 1 to {len(SLUGS)} ({COMMAND} list)")
     if word.endswith(".py") or "/" in word or "\\" in word:
         return _file(Path(word), folder)
     if word in SLUGS:
