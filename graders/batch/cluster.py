@@ -8,7 +8,7 @@ and its limits; a file it would leave out travels as what it is, never as its
 bytes), and gets back what batch.py's ``grade_student`` returns. A worker lays
 the files out in a private folder like the jail root, grades them there and
 forgets them; the coordinator alone writes OUT, through the batch's ``done``.
-A worker grades in a job process of its own (``in_job``), as the pool does, so
+A worker (remote.py) grades in a job process of its own (``in_job``), as the pool does, so
 that the grader's time limits on student answers hold there too.
 
 Every worker says what it is (``worker_facts``: this package's source digest,

@@ -24,8 +24,10 @@ def find_leaks(root: Path, needles: list[Needle] | None = None) -> list[str]:
     """One message per leak found under ``root``: the file (and cell), what leaked, from where."""
     root = Path(root)
     needles = all_needles() if needles is None else needles
-    leaks = [f"{rel}: " + ("instructor-only, never in" if rel.rpartition("/")[2] in INSTRUCTOR_ONLY else "not on the list of")
-             + " what students get (graders/classroom/public.py)" for rel in instructor_only_in(root)]
+    leaks = []
+    for rel in instructor_only_in(root):
+        why = "instructor-only, never in" if rel.rpartition("/")[2] in INSTRUCTOR_ONLY else "not on the list of"
+        leaks.append(f"{rel}: {why} what students get (graders/classroom/public.py)")
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         for where, text in _texts(path):
             for line, needle in _hits(text, needles):

@@ -14,21 +14,19 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .. import registry
+
 PACKAGE = Path(__file__).resolve().parents[1]
 PUBLIC_ROOMS = ("cli", "grading", "kit", "bounded", "sandbox", "hints")  # shipped whole
-PUBLIC_FILES = ("__init__.py", "registry.py")  # and each exercise's public grader, <slug>.py
-INSTRUCTOR_ONLY = ("hidden", "classroom", "batch")  # the rooms students never get (tests/test_layout.py: no other)
+PUBLIC_FILES = ("__init__.py", "registry.py", *(f"{e.slug}.py" for e in registry.EXERCISES))  # and the graders
+INSTRUCTOR_ONLY = ("hidden", "classroom", "batch")  # never shipped (tests/test_release.py: every room is on a list)
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
 
 
 def is_public(rel: str) -> bool:
     """Whether the package's file or folder ``rel`` (a path relative to the package) ships."""
-    from .. import registry
-
     top, _, inside = rel.partition("/")
-    if top in PUBLIC_ROOMS:
-        return True
-    return not inside and (top in PUBLIC_FILES or top in {f"{e.slug}.py" for e in registry.EXERCISES})
+    return top in PUBLIC_ROOMS or (not inside and top in PUBLIC_FILES)
 
 
 def public_sources() -> list[Path]:
@@ -53,7 +51,6 @@ def write_plans(folder: Path) -> int:
     """The public checks' plans, recorded against the reference solutions, as a student's
     copy reads them (grading/plancache.py: keys without a reference). They hold inputs only:
     the calls a check makes and what Hypothesis drew, never an answer. Returns how many."""
-    from .. import registry
     from ..grading.engine import caches, checks_of, reference
     from ..grading.plancache import PlanStore, plan_key
 
@@ -85,8 +82,8 @@ def instructor_only_in(root: Path) -> list[str]:
     relative to ``root``."""
     root = Path(root)
     found = []
-    for registry in sorted(root.rglob("registry.py")):
-        copy = registry.parent
+    for marker in sorted(root.rglob("registry.py")):
+        copy = marker.parent
         if (copy / "kit").is_dir():
             found += [p.relative_to(root).as_posix() for p in sorted(copy.iterdir())
                       if p.name not in ("plans", "__pycache__") and not is_public(p.name)]
