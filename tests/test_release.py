@@ -277,10 +277,14 @@ def test_the_bundle_and_the_project_install_side_by_side(bundle, tmp_path):
     prefix = tmp_path / "prefix"  # --prefix, not --target: pip's --target replaces bin/ rather than adding to it
     have = all(importlib.util.find_spec(m) for m in ("setuptools", "wheel"))  # else pip fetches them to build
     isolation = ["--no-build-isolation"] if have else []
+    here = _installed_here()
     for source in (project, bundle):
-        done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", *isolation,
-                               "--prefix", str(prefix), str(source)], capture_output=True, text=True, timeout=600)
+        # --ignore-installed: else pip uninstalls this environment's own (editable) attn-exercises first
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-installed",
+                               *isolation, "--prefix", str(prefix), str(source)],
+                              capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert _installed_here() == here, "installing elsewhere changed the environment the tests run in"
     target = next(prefix.glob("lib/python*/site-packages"))
     assert (target / "graders" / "hidden").is_dir() and (target / "graders" / "batch").is_dir()
     assert (target / PACKAGE / "cli").is_dir() and not (target / PACKAGE / "hidden").exists()
@@ -294,3 +298,10 @@ def test_the_bundle_and_the_project_install_side_by_side(bundle, tmp_path):
                               capture_output=True, text=True, timeout=120)
         assert done.returncode in (0, 1), done.stderr[-2000:]
         assert f"'{command} check" in done.stdout, done.stdout
+
+
+def _installed_here() -> list[str]:
+    """The distributions of the environment the tests run in, with where each lives."""
+    from importlib import metadata
+
+    return sorted(f"{d.metadata['Name']} {d.version} {d.locate_file('')}" for d in metadata.distributions())
