@@ -279,3 +279,25 @@ def test_a_students_copy_replays_the_shipped_plans_and_grades_as_live(tmp_path):
     assert got["found"] == expected and len(expected) > 30
     live = [[list(v) for v in view(grade_file(s, Path(p), hidden=False, replay=False))] for s, p in cases]
     assert got["views"] == live
+
+
+def test_a_batch_grading_within_budgets_keeps_its_plans_and_passes(tmp_path):
+    """The batch grades within time budgets (a Budgeted wraps the submission): the plans it records
+    and the replays that pass are kept on disk all the same, so the next job process, and the next
+    run, replays instead of recording again. (It once asked the wrapper, not the submission inside,
+    whether the cache was out of the sandbox's sight, and kept nothing.)"""
+    from graders.grading.folder import Folder
+
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "softmax.py").write_text((ROOT / "solutions" / "softmax.py").read_text())
+    cache = tmp_path / "cache" / "plans"
+    for _ in range(2):
+        with Folder(folder, plans=cache) as graded:
+            [result] = graded.grade_all(["softmax"], file_budget=60.0, student_budget=240.0)
+        assert result.points == result.max_points
+    recorded = {plan_key(fn.__module__, fn.__qualname__, ROOT / "solutions" / "softmax.py")
+                for fn in checks_of("softmax")}
+    assert {p.stem for p in cache.glob("*.json")} >= recorded
+    passes = engine.caches(cache).passes.folder  # this test's own (conftest.py)
+    assert len(list(passes.glob("*.json"))) == len(recorded)

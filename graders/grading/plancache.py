@@ -211,7 +211,10 @@ def write_atomic(folder: Path, name: str, text: str) -> bool:
 def hidden_from(sub, folder: Path | None) -> bool:
     """Whether the student code behind ``sub`` (a Submission) cannot reach ``folder``: its
     sandbox confines the files it can open (a private root, or Landlock), as it says in its
-    protections, and ``folder`` is not inside the student's own."""
+    protections, and ``folder`` is not inside the student's own. ``sub`` may be wrapped (a batch's
+    Budgeted, a Replay): the submission inside is asked."""
+    while hasattr(sub, "sub"):  # as kit.checks.submission_of, without importing NumPy here
+        sub = sub.sub
     outcome = getattr(sub, "outcome", None)
     return files_confined(getattr(outcome, "protections", None)) and usable(folder, [sub.path.parent]) is not None
 
