@@ -238,3 +238,31 @@ def test_the_pool_keeps_no_students_results_once_written(tmp_path, monkeypatch):
         tracemalloc.stop()
     assert sorted(written) == [(f"s{i:02d}", BIG + 3) for i in range(30)]
     assert peak < 10 * BIG  # 30 texts held until the last was written would be 30 * BIG
+
+
+WARM = """
+import json, sys
+from pathlib import Path
+from graders.batch import run as batch
+
+def look(tasks, jobs, done, rounds=3):  # where the job processes are forked: what would they inherit?
+    from graders.grading.engine import reference
+    seen = {name: name in sys.modules for name in sys.argv[2:]}
+    print(json.dumps(dict(seen, solution=reference("softmax")._module is not None)))
+
+batch._grade_all = look
+batch.run(batch.Options(Path(sys.argv[1]), Path(sys.argv[1]).parent / "out", jobs=2, progress=False),
+          say=lambda *_: None)
+"""
+
+
+def test_the_job_processes_are_forked_with_the_graders_hypothesis_and_sympy_imported(tmp_path):
+    """Each job process would otherwise import them itself before its first student (about 1.5 s)."""
+    student = tmp_path / "class" / "ada"
+    student.mkdir(parents=True)
+    (student / "softmax.py").write_text("def softmax(x, axis=-1):\n    raise NotImplementedError\n")
+    names = ["hypothesis", "sympy", "graders.softmax", "graders.hidden.softmax"]
+    done = subprocess.run([sys.executable, "-c", WARM, str(student.parent), *names], capture_output=True,
+                          text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == dict.fromkeys(names + ["solution"], True)

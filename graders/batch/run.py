@@ -29,6 +29,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import registry
+from ..grading import engine
 from ..grading.report import fit_lines
 from .digest import student_digest
 from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
@@ -118,6 +120,14 @@ class Task:
     mark: str = ""  # a file the job creates when it starts this task
 
 
+def _warm(exercises) -> None:
+    """engine.warm, quietly: what fails to import here fails again where a file is graded, and says so there."""
+    try:
+        engine.warm(exercises)
+    except Exception:  # noqa: BLE001 - a grader that cannot be imported is reported with each file
+        pass
+
+
 # ------------------------------------------------------------------ in a job process
 def _job_init():
     from ..sandbox.inside.confine import die_with_parent
@@ -185,6 +195,10 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     _check_selection(opts, exercises)
     for line in skipped:
         say(f"skipped {line}")
+    # the imports every job process needs, made once here while the preflight waits for its probe
+    warming = threading.Thread(target=_warm, args=(exercises,), daemon=True)
+    if found and not opts.cluster:
+        warming.start()
     box = preflight(opts, say) if found else {}
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated")}
@@ -209,6 +223,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
 
             grade_all(todo, opts, box.get("isolation"), done, Batch(grade_student, crashed, died, exercise_files))
         else:
+            if warming.is_alive():
+                warming.join()  # before any fork: a job process must not inherit a half-made import
             _grade_all(todo, opts.jobs, done)
     finally:
         bar.close()
