@@ -480,3 +480,28 @@ def test_a_zygote_killed_outright_leaves_no_cgroup(tmp_path):
         zygote.proc.wait(timeout=10)
         zygote.close()
     assert not list(parent.glob(f"{cgroups.PREFIX}{pid}-*"))
+
+
+def test_a_tree_swept_while_it_is_made_is_made_again(tmp_path, monkeypatch):
+    """Another zygote starting at the same moment may sweep the tree between its folders being made
+    and this zygote moving in; cgroup v1 then answers ENODEV (a folder made in a dying cgroup). That is
+    tried again, as a tree already gone is, not taken for a machine without cgroups."""
+    import errno
+
+    for hierarchy in ("memory", "pids"):
+        (tmp_path / hierarchy / "grader").mkdir(parents=True)
+    monkeypatch.setattr(cgroups, "_mounts", lambda: {"memory": str(tmp_path / "memory"),
+                                                     "pids": str(tmp_path / "pids")})
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"memory": "/grader", "pids": "/grader"})
+    real, tries = cgroups.Tree._move_in.__func__, []
+
+    def swept_once(cls, *args):
+        tries.append(True)
+        if len(tries) == 1:
+            raise OSError(errno.ENODEV, "No such device")
+        return real(cls, *args)
+
+    monkeypatch.setattr(cgroups.Tree, "_move_in", classmethod(swept_once))
+    tree, why = cgroups.Tree.open()
+    assert why == "" and tree is not None and len(tries) == 2
+    assert Path(tree.bases[0], cgroups.KEEPER, "cgroup.procs").read_text() == str(os.getpid())

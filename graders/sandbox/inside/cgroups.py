@@ -21,6 +21,7 @@ It never kills anything there, and never touches the tree of a zygote that
 lives, even the empty cgroup of a sandbox about to join it.
 """
 
+import errno
 import os
 import signal
 import time
@@ -91,8 +92,10 @@ class Tree:
             for attempt in range(3):
                 try:
                     return cls._move_in(version, bases, parents), ""
-                except FileNotFoundError:  # swept by a zygote starting elsewhere before we moved in
-                    if attempt == 2:
+                except OSError as exc:  # swept by a zygote starting elsewhere before we moved in: the
+                    # folder is gone (ENOENT), or still being removed, and cgroup v1 refuses a folder
+                    # made in a dying cgroup with ENODEV (seen when two Dask workers started at once)
+                    if exc.errno not in (errno.ENOENT, errno.ENODEV) or attempt == 2:
                         raise
         except OSError as exc:
             return None, f"no cgroup could be made ({exc.strerror or exc})"
