@@ -22,6 +22,12 @@ this machine:
 * ``attn-grade grade --assignment A`` for each assignment, warm, to set
   beside nbgrader's time for that assignment.
 
+* the floor, in one process: for each notebook's extracted answer, a sandbox
+  started, the file imported, and every call its checks make sent in one
+  batch, as many students at a time as the batch's jobs: a fork, the
+  student's own computation and one round trip per file, with no check run.
+  (A hanging or crashing answer's batch stops there.)
+
 It prints the wall times, per notebook and per student, the ratios, and
 whether the scores agree. It asserts nothing about speed. Its helpers
 (tests/support/nbclass.py) also build the classes of tests/test_nbgrade.py.
@@ -61,6 +67,48 @@ def forget_answers(cache: Path) -> None:
         shutil.rmtree(cache / name, ignore_errors=True)
 
 
+def floor(graded: Path, cache: Path, jobs: int) -> tuple:
+    """(seconds, files, mean seconds per file of each exercise): every answer in graded/.sources sandboxed and imported, then all its checks'
+    recorded calls made in one batch; ``jobs`` students at a time, as the batch grades them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graders import registry
+    from graders.grading import engine
+    from graders.sandbox.errors import StudentError
+    from graders.sandbox.handle import Sandbox
+    from graders.sandbox.submission import Submission
+
+    plans = engine.caches(cache / "plans").plans
+    calls = {}
+    for ex in registry.EXERCISES:
+        ref = engine.reference(ex.slug)
+        found = [plans.get(fn, ref, solution=Path(ref.__file__)) for fn in engine.checks_of(ex.slug)]
+        calls[ex.slug] = [c for plan in found if plan is not None for c in plan.calls]
+
+    def student(folder: Path) -> list:
+        box, took = Sandbox(folder), []
+        try:
+            for path in sorted(folder.glob("*.py")):
+                begun = time.perf_counter()
+                sub = Submission(path, sandbox=box)
+                if sub.start().ready:
+                    try:
+                        sub.batch(calls[path.stem])
+                    except StudentError:  # it hung or ended its worker: the batch stops there
+                        pass
+                took.append((path.stem, time.perf_counter() - begun))
+        finally:
+            box.kill()
+        return took
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        took = [t for one in pool.map(student, sorted(p for p in (graded / ".sources").iterdir() if p.is_dir()))
+                for t in one]
+    per = {slug: [s for k, s in took if k == slug] for slug in calls}
+    return time.perf_counter() - start, len(took), {k: sum(v) / len(v) for k, v in per.items() if v}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=10, help="students (7 notebooks each; default 10)")
@@ -90,17 +138,23 @@ def main() -> int:
         forget_answers(cache)
         mine_by[a] = ours(course, work / "by-assignment" / a, args.jobs, cache, [a])
 
+    low, files, low_by = floor(work / "graded", cache, args.jobs)
     s = args.students
     print(f"\n{'':28} {'wall':>8} {'per notebook':>13} {'per student':>12} {'ratio':>7}")
     print(f"{'nbgrader autograde':28} {nb_wall:7.1f}s {nb_wall / n:12.3f}s {nb_wall / s:11.2f}s")
     for name, wall in (("attn-grade grade, cold", cold), ("attn-grade grade, warm", warm)):
         print(f"{name:28} {wall:7.1f}s {wall / n:12.3f}s {wall / s:11.2f}s {nb_wall / wall:6.1f}x")
-    print("(cold: every plan recorded first, once per machine and version of the graders; warm: plans on disk)")
+    print(f"{'floor (' + str(files) + ' answers)':28} {low:7.1f}s {low / n:12.3f}s {low / s:11.2f}s {nb_wall / low:6.1f}x")
+    print("(cold: every plan recorded first, once per machine and version of the graders; warm: plans on disk;\n"
+          " floor: per answer a sandbox, its import and all its checks' calls in one round trip; no check run)")
 
     print(f"\nper assignment, warm: {'notebooks':>9} {'nbgrader':>9} {'attn-grade':>11} {'ratio':>7}")
     for a in registry.ASSIGNMENTS:
         k = sum(1 for _ in (course / "submitted").glob(f"*/{a}/*.ipynb"))
         print(f"  {a:18} {k:9d} {theirs_by[a] / k:8.3f}s {mine_by[a] / k:10.3f}s {theirs_by[a] / mine_by[a]:6.1f}x")
+
+    print("\nfloor per answer handed in, by exercise: "
+          + ", ".join(f"{slug} {seconds:.3f}s" for slug, seconds in low_by.items()))
 
     theirs, mine = nbgrader_scores(course), our_scores(work / "graded")
     differ = sorted(k for k in theirs if abs(theirs[k] - mine.get(k, 0.0)) > 1e-6)
