@@ -41,6 +41,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from ..kit.checks import submission_of
 from ..sandbox.inside.jail import SYSTEM_FOLDERS
 from ..sandbox.zygote import SITE_DIRS, installed
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
@@ -213,8 +214,7 @@ def hidden_from(sub, folder: Path | None) -> bool:
     sandbox confines the files it can open (a private root, or Landlock), as it says in its
     protections, and ``folder`` is not inside the student's own. ``sub`` may be wrapped (a batch's
     Budgeted, a Replay): the submission inside is asked."""
-    while hasattr(sub, "sub"):  # as kit.checks.submission_of, without importing NumPy here
-        sub = sub.sub
+    sub = submission_of(sub)
     outcome = getattr(sub, "outcome", None)
     return files_confined(getattr(outcome, "protections", None)) and usable(folder, [sub.path.parent]) is not None
 
