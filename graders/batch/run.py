@@ -145,7 +145,7 @@ def grade_student(task: Task):
     opts, start = task.opts, time.perf_counter()
     # the sandbox takes what the digest was made of: the exercise files first
     with Folder(task.folder, timeout=opts.timeout, plans=opts.plans, scratch=task.root, memory_mb=opts.memory_mb,
-                first=exercise_files(task.exercises)) as folder:
+                first=exercise_files(task.exercises), observe=True) as folder:
         results = folder.grade_all(task.exercises, problems=task.problems, notes=task.notes,
                                    file_budget=opts.file_budget, student_budget=opts.student_budget)
         sandbox = folder.report.as_dict()  # {} where no sandbox was started (nothing handed in)
@@ -164,7 +164,8 @@ def _results_text(task: Task, results) -> str:
     from ..grading.results import to_gradescope
 
     data = to_gradescope(results)
-    data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation}
+    data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation,
+                          "behaviour": {r.exercise: r.behaviour for r in results if r.behaviour}}
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 

@@ -11,6 +11,8 @@
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
     codescan.py     what integrity.py reads in a student's code, never running it, within bounds
     analysis.py     how a class did: item analysis, known mistakes, errors by cause
+    groups.py       an exercise's submissions grouped by what their answers do (grading/behaviour.py)
+    comments.py     attn-grade comment: one instructor's comment for every member of a group
     classreport.py  attn-grade report: all of that as one self-contained HTML file with plots
     export.py       attn-grade export: grades per assignment for an LMS (Canvas's CSV, or plain)
     nbscores.py     the grades an nbgrader course gives (hand marks in, less the late penalty), for export

@@ -47,6 +47,7 @@ class Student:
     scores: dict  # slug -> points
     total: float
     tests: list  # the results.json tests
+    behaviour: dict = field(default_factory=dict)  # slug -> what its answers do (grading/behaviour.py)
 
 
 @dataclass
@@ -106,7 +107,10 @@ def load(out: Path, assignments=()) -> Class:
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
         scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
         total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
-        students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown]))
+        extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
+        behaviour = extra.get("behaviour") if isinstance(extra.get("behaviour"), dict) else {}
+        students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown],
+                                {k: v for k, v in behaviour.items() if k in shown}))
     flags_file = out / "integrity.json"
     flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
     if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown

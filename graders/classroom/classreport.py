@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..grading.report import pts
-from . import analysis
+from . import analysis, comments, groups
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
@@ -25,6 +25,7 @@ h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}table{border-c
 td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
+td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
 .muted{color:#777}.wide{overflow-x:auto}
 """
 SCRIPT = """
@@ -88,7 +89,8 @@ def _pct(k, n) -> str:
     return f"{100 * k / n:.0f} %" if n else "–"
 
 
-def render(klass: analysis.Class) -> str:
+def render(klass: analysis.Class, comments: dict | None = None) -> str:
+    """The report's page; ``comments``: group key -> the instructor's comment (comments.py)."""
     e = html.escape
     n = len(klass.students)
     mean = sum(s.total for s in klass.students) / n if n else 0.0
@@ -130,6 +132,7 @@ def render(klass: analysis.Class) -> str:
                            for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>" if klass.flags == []
                  else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
                       "here; run attn-grade grade again to scan the submissions.</p>"))
+    parts.append(groups.section(klass, comments or {}))
     parts.append(_students(klass))
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"
@@ -190,6 +193,11 @@ def _run(parser, args) -> int:
     except (OSError, ValueError, KeyError, IndexError) as exc:
         print(f"attn-grade report: {out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2
-    write_atomic(out / "report.html", render(klass))
+    try:
+        notes = comments.read(out)
+    except comments.CommentError as exc:
+        print(f"attn-grade report: {exc}; the report shows no comment", file=sys.stderr)
+        notes = {}
+    write_atomic(out / "report.html", render(klass, notes))
     print(f"wrote {out / 'report.html'} ({len(klass.students)} students); open it in a browser")
     return 0

@@ -19,7 +19,7 @@ from ..batch.run import run as run_batch
 from ..batch.preflight import NoSandbox
 from ..batch.outfiles import student_id
 from ..grading.report import fit_lines
-from . import nbsubmit
+from . import comments, nbsubmit
 
 __all__ = ["Options", "layout_of", "run", "register"]
 
@@ -129,6 +129,7 @@ def _run(parser, args) -> int:
         return 3
     except BatchError as exc:
         parser.error(str(exc))
+    touched = _comments(out_real)
     differences = []
     if course is not None:
         from .nbgradebook import write
@@ -136,7 +137,8 @@ def _run(parser, args) -> int:
         students = [name for name, _ in discover(subs_real)[0]
                     if not opts.students or name in opts.students or student_id(name) in opts.students]
         done = write(course, students, out_real, progress=not args.no_progress,
-                     assignments=opts.assignments or None, changed=set(facts))
+                     assignments=opts.assignments or None, changed=set(facts) | touched)
+        comments.written_to_notebooks(out_real, [student_id(s) for s in students])
         print(f"nbgrader gradebook of {args.nbgrader_course}: {done['written']} submission(s) autograded "
               f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:
@@ -144,6 +146,16 @@ def _run(parser, args) -> int:
         differences = done["differences"]
     _integrity(opts, course, differences)
     return 0
+
+
+def _comments(out: Path) -> set:
+    """The instructor's comments (comments.py) put in the feedback of their groups; the students whose
+    results changed since their nbgrader notebooks were written (none where comments were never used)."""
+    try:
+        comments.apply(out)
+    except comments.CommentError as exc:
+        print(f"attn-grade grade: {exc}; the comments were left as they were", file=sys.stderr)
+    return comments.pending(out)
 
 
 def _cluster_address(address: str) -> bool:

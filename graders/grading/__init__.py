@@ -4,6 +4,7 @@
     plans.py     record a check once against the reference, replay it for every student
     plancache.py recorded plans on disk, keyed by all they depend on, out of any sandbox's sight
     planfile.py  the file format of a plan: tagged JSON that keeps every value's exact type
+    behaviour.py what a file's answers to the recorded calls do, as a signature (for the class report)
     results.py   what a grade is (a result per check), and Gradescope's results.json shape
     report.py    the text report that attn-grade check and show print
     budget.py    time budgets for one exercise file and one student

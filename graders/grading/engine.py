@@ -11,6 +11,7 @@ import difflib
 import importlib
 import importlib.util
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from ..sandbox.errors import StudentError
 from ..sandbox.handle import Sandbox
 from ..sandbox.submission import Submission
 from ..sandbox.zygote import SandboxFailed
+from .behaviour import observing
 from .budget import Budget, Budgeted
 from .plancache import PassStore, PlanStore, VerdictStore, hidden_from, usable
 from .plans import Plans, run_check
@@ -110,7 +112,8 @@ class Reference:
 
 
 def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0, sandbox: Sandbox | None = None,
-               replay: bool = True, budget: Budget | None = None, cached: Caches | None = None) -> ExerciseResult:
+               replay: bool = True, budget: Budget | None = None, cached: Caches | None = None,
+               observe: bool = False) -> ExerciseResult:
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
     ``sandbox``: the Sandbox serving the file's folder, shared by a student's
@@ -120,6 +123,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     ``budget``: wall time for all the file's calls (budget.py); the checks left
     when it is spent score zero, saying so.
     ``cached``: what grading remembers across files (``caches``); by default in memory only.
+    ``observe``: also keep what the file's answers do (behaviour.py) in ``result.behaviour``.
     """
     cached = cached or caches()
     exercise = registry.get(slug)
@@ -141,8 +145,10 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
                 result.problem = outcome.message
             else:
                 verdicts = cached.verdicts  # never where its sandbox reaches
-                with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None):
+                with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None), \
+                        observing(ref) if observe else nullcontext() as seen:
                     result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay, cached)
+                result.behaviour = seen.result() if seen is not None else None
     if result.problem:
         zero_all(result, checks)
     result.seconds = time.perf_counter() - start

@@ -26,11 +26,12 @@ class Folder:
     student's functions. ``scratch``: the folder the sandbox may write in and sees the student's
     folder below (default: the folder itself); ``memory_mb``: the sandbox's memory. ``zygote``: the
     one to fork the sandbox from (default: this process's own). ``first``: the exercise files the
-    sandbox takes before any other file of the folder (a folder may hold more than it takes)."""
+    sandbox takes before any other file of the folder (a folder may hold more than it takes).
+    ``observe``: each result also keeps what its answers do (behaviour.py), for the class report."""
 
     def __init__(self, folder, *, timeout: float = 10.0, plans: Path | None = None, scratch=None,
-                 memory_mb: int = Limits.memory_mb, zygote=None, first=()):
-        self.folder, self.timeout, self.plans = Path(folder), timeout, plans
+                 memory_mb: int = Limits.memory_mb, zygote=None, first=(), observe: bool = False):
+        self.folder, self.timeout, self.plans, self.observe = Path(folder), timeout, plans, observe
         jail = Jail.for_folder(scratch, limits=Limits(memory_mb=memory_mb)) if scratch is not None else None
         self.sandbox = Sandbox(folder, jail=jail, zygote=zygote, import_timeout=import_timeout(timeout))
         for name in first:
@@ -53,7 +54,7 @@ class Folder:
         """The ExerciseResult of ``path`` (default: the folder's SLUG.py) as exercise ``slug``."""
         path = self.folder / f"{slug}.py" if path is None else path
         return engine.grade_file(slug, path, hidden=hidden, call_timeout=self.timeout, sandbox=self.sandbox,
-                                 budget=budget, cached=engine.caches(self.plans))
+                                 budget=budget, cached=engine.caches(self.plans), observe=self.observe)
 
     def grade_all(self, exercises, *, problems=None, notes=None, file_budget: float | None = None,
                   student_budget: float | None = None) -> list:

@@ -43,6 +43,7 @@ from ..sandbox.inside import worker as wirefmt
 from ..bounded.helper import start_expected
 from ..sandbox.errors import BatchTimeout, StudentError, Timeout
 from ..sandbox.submission import interpret, request
+from . import behaviour
 from .plancache import plan_key
 
 
@@ -131,6 +132,7 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
             answers, hung = exc.answers, exc.call
         except StudentError:
             answers = None  # the batch ended the worker: single calls will say which call
+        behaviour.saw(plan, answers, hung)
     if answers is not None and hung is None:
         name = pass_name(plan, ref, answers) if passes is not None and plan.key else None
         if name is not None and passes.has(plan.key, name):

@@ -124,6 +124,8 @@ def _check_lines(c, color, width) -> list:
     code = {Outcome.PASSED: GREEN, Outcome.PARTIAL: YELLOW, Outcome.UNDECIDED: YELLOW}.get(c.outcome, RED)
     tag = "" if c.visibility == "public" else " (hidden)"
     mark = MARKS.get(c.outcome, "✗")
+    if c.max_points == 0 and c.passed:  # worth nothing: a note (how a notebook was read, an instructor's comment)
+        return wrap(f"• {c.name}{tag}", 2, width, hang=2) + _message_lines(c.message, width)
     head = wrap(f"{mark} {c.name}{tag}  [{pts(c.points)}/{pts(c.max_points)}]", 2, width, hang=2)
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:

@@ -58,6 +58,7 @@ class ExerciseResult:
     problem: str = ""  # why nothing could be graded (missing file, syntax error...)
     missing: bool = False  # the file was not submitted at all
     seconds: float = 0.0
+    behaviour: dict | None = None  # what its answers do (behaviour.py), where the grading observed it
 
     @property
     def points(self) -> float:
