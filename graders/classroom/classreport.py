@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..grading.report import pts
-from . import analysis, comments, groups
+from . import analysis, comments, copying, groups
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
@@ -26,6 +26,7 @@ td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-al
 th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
 td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
+.pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}
 .muted{color:#777}.wide{overflow-x:auto}
 """
 SCRIPT = """
@@ -89,8 +90,9 @@ def _pct(k, n) -> str:
     return f"{100 * k / n:.0f} %" if n else "–"
 
 
-def render(klass: analysis.Class, comments: dict | None = None) -> str:
-    """The report's page; ``comments``: group key -> the instructor's comment (comments.py)."""
+def render(klass: analysis.Class, comments: dict | None = None, found: list | None = None) -> str:
+    """The report's page; ``comments``: group key -> the instructor's comment (comments.py); ``found``:
+    the evidence of possible copying (copying.py)."""
     e = html.escape
     n = len(klass.students)
     mean = sum(s.total for s in klass.students) / n if n else 0.0
@@ -133,6 +135,7 @@ def render(klass: analysis.Class, comments: dict | None = None) -> str:
                  else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
                       "here; run attn-grade grade again to scan the submissions.</p>"))
     parts.append(groups.section(klass, comments or {}))
+    parts.append(copying.section(found or []))
     parts.append(_students(klass))
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"
@@ -198,6 +201,6 @@ def _run(parser, args) -> int:
     except comments.CommentError as exc:
         print(f"attn-grade report: {exc}; the report shows no comment", file=sys.stderr)
         notes = {}
-    write_atomic(out / "report.html", render(klass, notes))
+    write_atomic(out / "report.html", render(klass, notes, copying.evidence(out)))
     print(f"wrote {out / 'report.html'} ({len(klass.students)} students); open it in a browser")
     return 0

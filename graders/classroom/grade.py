@@ -167,12 +167,14 @@ def _cluster_address(address: str) -> bool:
 
 def _integrity(opts: Options, course, differences) -> None:
     """Flags for a person (integrity.py): in the summary and in OUT/integrity.json."""
-    from . import integrity
+    from . import copying, integrity
 
     layout = layout_of(opts.submissions)
     release = Path(course.CourseDirectory.root) / "release" if course is not None else None
-    flags = integrity.scan(opts.submissions, layout.name, release, exercises_of(opts, layout))
+    codes, exercises = {}, exercises_of(opts, layout)
+    flags = integrity.scan(opts.submissions, layout.name, release, exercises, codes=codes)
     flags += integrity.unhardened(differences)
+    flags += copying.find(opts.out, codes, exercises, release)
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
 

@@ -62,8 +62,9 @@ class Flag:
     detail: str
 
 
-def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None) -> list[Flag]:
-    """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders")."""
+def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None, codes=None) -> list[Flag]:
+    """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders"). ``codes``: a dict
+    that gets, per slug, {student: (where, answer's code)} for copying.py."""
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     flags, answers = [], {}
     for entry in sorted(Path(submissions).iterdir()):
@@ -81,6 +82,8 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
                 if answer is not None:
                     flags += [Flag(who, where, "patches the grader", d) for d in patches(answer)]
                     flags += [Flag(who, where, "looks around", d) for d in looks_around(answer)]
+                    if codes is not None:
+                        codes.setdefault(ex.slug, {})[who] = (where, answer)
                     key = normalised(answer)
                     if key is not None and key not in _stubs(ex, release):
                         answers.setdefault((ex.slug, key), []).append((who, where))
@@ -202,15 +205,20 @@ def _released_cell(release: Path, where: str, gid: str) -> str | None:
 
 def _stubs(ex, release: Path | None) -> set:
     """The normalised stub: the .py stub, and the released notebook's answer cell (what nobody wrote)."""
+    return {normalised(text) for text in stub_texts(ex, release)}
+
+
+def stub_texts(ex, release: Path | None) -> list[str]:
+    """What nobody wrote of an answer: the .py stub, and the released notebook's answer cell."""
     from .course import ROOT
 
-    found = set()
+    found = []
     stub = ROOT / "exercises" / f"{ex.slug}.py"
     if stub.is_file():
-        found.add(normalised(stub.read_text(encoding="utf-8")))
+        found.append(stub.read_text(encoding="utf-8"))
     released = _released_cell(release, f"{ex.assignment}/{ex.slug}.ipynb", f"{ex.slug}-answer") if release else None
     if released is not None:
-        found.add(normalised(released))
+        found.append(released)
     return found
 
 
