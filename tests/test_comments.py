@@ -153,3 +153,28 @@ def test_a_comments_file_that_cannot_be_used_is_named_with_its_cause(tmp_path, t
     (tmp_path / comments.FILE).write_text(text)
     with pytest.raises(comments.CommentError, match=why):
         comments.read(tmp_path)
+
+
+def test_a_comment_reaches_the_autograded_notebooks_of_an_nbgrader_course(tmp_path, capsys):
+    """Written after the grading, it reaches the notebooks at the next grade, though nothing is graded again."""
+    pytest.importorskip("nbgrader")
+    from support import nbclass
+
+    course = nbclass.make_course(tmp_path / "course")
+    for student in ("ann", "bob"):
+        nbclass.submit(course, student, {"softmax": MUTANT.read_text()})
+    argv = ["grade", str(course / "submitted"), "--out", str(tmp_path / "out"), "--nbgrader-course", str(course),
+            "--assignment", "part3_attention", "--no-progress", "--jobs", "2"]
+    assert main(argv) == 0
+    key = softmax_group(tmp_path / "out", "ann")
+    (tmp_path / "out" / comments.FILE).write_text(f"[{key}]\ntext = 'Where does np.exp(1000) go?'\n")
+    assert main(["comment", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    assert "2 student(s) already graded" in said and "2 submission(s) autograded from our results" in said
+    for student in ("ann", "bob"):
+        nb = json.loads((course / "autograded" / student / "part3_attention" / "softmax.ipynb").read_text())
+        shown = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
+        assert "a comment from your instructor" in shown and "Where does np.exp(1000) go?" in shown
+    assert json.loads((tmp_path / "out" / comments.LEDGER).read_text())["pending"] == []
