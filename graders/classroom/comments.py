@@ -73,8 +73,9 @@ def starter(klass: analysis.Class) -> str:
     for slug, found in groups.of(klass).items():
         for g in (g for g in found if g.answers_otherwise and len(g.members) > 1):
             what = g.mistake or "no known mistake named"
-            lines += [f"# {len(g.members)} students ({', '.join(g.members[:3])}{', ...' if len(g.members) > 3 else ''}); "
-                      f"{what}", f"# [{g.key}]", "# text = '''...'''", ""]
+            who = ", ".join(g.members[:3]) + (", ..." if len(g.members) > 3 else "")
+            lines += [" ".join(f"# {len(g.members)} students ({who}); {what}".split()),  # one line, whatever it says
+                      f"# [{g.key}]", "# text = '''...'''", ""]
     return "\n".join(lines)
 
 
