@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .. import registry
 from ..batch.outfiles import STUDENTS, write_atomic
+from ..grading.report import fit_lines
 from ..grading.results import MAX_CHECK_TEXT, clean, cut
 from . import analysis, groups
 
@@ -173,11 +174,11 @@ def _run(parser, args) -> int:
     if not (out / FILE).is_file():
         klass = analysis.load(out)
         write_atomic(out / FILE, starter(klass))
-        print(f"wrote {out / FILE}: the groups that lost points, commented out; write a comment under a "
-              f"group's key and run 'attn-grade comment {out}' again")
+        print(fit_lines(f"wrote {out / FILE}: the groups that lost points, commented out; write a comment "
+                        f"under a group's key and run 'attn-grade comment {out}' again"))
         return 0
     try:
-        apply(out)
+        apply(out, say=lambda line: print(fit_lines(line)))
     except CommentError as exc:
         print(f"attn-grade comment: {exc}", file=sys.stderr)
         return 2

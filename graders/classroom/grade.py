@@ -152,7 +152,7 @@ def _comments(out: Path) -> set:
     """The instructor's comments (comments.py) put in the feedback of their groups; the students whose
     results changed since their nbgrader notebooks were written (none where comments were never used)."""
     try:
-        comments.apply(out)
+        comments.apply(out, say=lambda line: print(fit_lines(line)))
     except comments.CommentError as exc:
         print(f"attn-grade grade: {exc}; the comments were left as they were", file=sys.stderr)
     return comments.pending(out)
