@@ -178,3 +178,14 @@ def test_a_comment_reaches_the_autograded_notebooks_of_an_nbgrader_course(tmp_pa
         shown = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
         assert "a comment from your instructor" in shown and "Where does np.exp(1000) go?" in shown
     assert json.loads((tmp_path / "out" / comments.LEDGER).read_text())["pending"] == []
+
+
+def test_a_report_of_results_written_before_behaviour_was_kept_says_to_grade_again(tmp_path):
+    from graders.batch.outfiles import gradebook_text, results_path, write_atomic
+
+    test = {"name": "softmax: rows add up to 1", "exercise": "softmax", "score": 1.0, "max_score": 1.0,
+            "status": "passed", "output": "", "visibility": "visible", "extra_data": {"outcome": "passed"}}
+    write_atomic(results_path(tmp_path, "old"), json.dumps({"tests": [test], "extra_data": {"digest": "x"}}))
+    write_atomic(tmp_path / "gradebook.csv", gradebook_text(tmp_path, ["old"], ["softmax"]))
+    section = groups.section(analysis.load(tmp_path), {})
+    assert "grade the class again to see the groups" in section and "<table" not in section

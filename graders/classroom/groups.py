@@ -95,7 +95,11 @@ def section(klass: analysis.Class, comments: dict) -> str:
              "that lost points, largest first, with one member's answers to the first calls it answers otherwise "
              "than the reference. A comment written for a group's key in OUT/comments.toml reaches every member's "
              "feedback (<code>attn-grade comment OUT</code>, or the next <code>attn-grade grade</code>).</p>"]
-    for slug, groups in of(klass).items():
+    found = of(klass)
+    if klass.students and not any(found.values()):
+        return parts[0] + ("<p>No results.json here says what its answers do (they were written before "
+                           "attn-grade kept it, or nothing ran): grade the class again to see the groups.</p>")
+    for slug, groups in found.items():
         lost = [g for g in groups if g.answers_otherwise]
         shared = [g for g in lost if len(g.members) > 1]
         rest = sum(len(g.members) for g in groups if not g.answers_otherwise)
