@@ -189,3 +189,27 @@ def test_a_report_of_results_written_before_behaviour_was_kept_says_to_grade_aga
     write_atomic(tmp_path / "gradebook.csv", gradebook_text(tmp_path, ["old"], ["softmax"]))
     section = groups.section(analysis.load(tmp_path), {})
     assert "grade the class again to see the groups" in section and "<table" not in section
+
+
+def test_what_a_call_left_in_its_arguments_is_part_of_the_answer():
+    a = np.array([[1.0, 2.0]])
+
+    def full(after):
+        return {"ok": True, "value": worker.encode(a), "after": {"args": [worker.encode(after)], "kwargs": {}}}
+
+    assert token_of(full(a)) == token_of(full(a.copy())) != token_of(full(a * 0))  # the input changed in place
+    assert token_of(full(a)) not in ("unreadable", token_of(answer(a)))
+
+
+def test_comments_leave_a_results_file_they_cannot_read_as_it_was_and_say_so(tmp_path, capsys):
+    from graders.batch.outfiles import results_path, write_atomic
+
+    key = "softmax.0123456789abcdef"
+    write_atomic(tmp_path / comments.FILE, f"[{key}]\ntext = 'x'\n")
+    write_atomic(tmp_path / comments.LEDGER, json.dumps({"reached": {key: ["gone", "odd"]}, "pending": 3}))
+    write_atomic(results_path(tmp_path, "odd"), "[1, 2]")  # JSON, but no results.json of ours
+    comments.apply(tmp_path)
+    said = capsys.readouterr().out
+    assert "odd/results.json could not be read" in said and "dropped from odd" not in said
+    assert f"comment {key}: dropped from gone's feedback (they have no results in OUT any more)" in said
+    assert json.loads((tmp_path / comments.LEDGER).read_text()) == {"reached": {key: ["odd"]}, "pending": []}

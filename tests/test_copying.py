@@ -5,7 +5,10 @@ nor students sharing a common mistake are flagged."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,6 +96,8 @@ def class_files() -> dict:
         files[f"right_{i}"] = {"worked_example": right_we[i].read_text()}
         if i < len(right):
             files[f"right_{i}"]["softmax"] = right[i].read_text()
+    for i in range(2):  # two who left both exercises as the stubs: the same "wrong" answers, no sign of copying
+        files[f"idle_{i}"] = {slug: (ROOT / "exercises" / f"{slug}.py").read_text() for slug in ORIGINAL}
     files["original"], files["copier"] = dict(ORIGINAL), dict(COPY)
     return files
 
@@ -121,7 +126,7 @@ def test_the_planted_copy_is_found_by_behaviour_and_by_structure(graded):
     assert "worked_example.py" in similar
 
 
-def test_independent_right_answers_and_a_common_mistake_are_not_flagged(graded):
+def test_independent_right_answers_a_common_mistake_and_untouched_stubs_are_not_flagged(graded):
     out, flags = graded
     assert {f["student"] for f in flags} == {"original", "copier"}
 
@@ -142,3 +147,19 @@ def test_the_evidence_is_kept_and_shown_side_by_side(graded):
     section = page[page.index("<h2 id=copying>"):page.index("<h2>Students</h2>")]
     assert "copier and original: similar worked_example code" in section and "<mark>" in section
     assert "copier and original: shared rare mistake" in section
+
+
+def test_the_code_comparison_is_the_same_whatever_the_hash_seed_of_the_grader(tmp_path):
+    """copydetect hashes with Python's hash(): the comparison runs where the seed is fixed."""
+    demo = ROOT / "demo" / "submissions"
+    codes = {"attention": {s.name: ("attention.py", (s / "attention.py").read_text())
+                           for s in sorted(demo.iterdir()) if (s / "attention.py").is_file()}}
+    script = ("import json, sys; from graders.classroom import codematch; "
+              "print(json.dumps(codematch.compare(json.loads(sys.argv[1]), {})))")
+    seen = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-c", script, json.dumps(codes)], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONHASHSEED=seed), check=True)
+        seen.add(done.stdout)
+    (flags, evidence), = [json.loads(s) for s in seen]  # one outcome
+    assert sorted(f[0] for f in flags) == ["ben", "dan"] and evidence[0]["students"] == ["ben", "dan"]

@@ -9,7 +9,8 @@
     course.py       attn-grade course build: the nbgrader course, generated from one source
     scaffold.py     attn-grade course new: the files of a new exercise, to fill in
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
-    copying.py      signs of copying: shared rare wrong behaviour, code alike up to names (copydetect)
+    copying.py      signs of copying: shared rare wrong behaviour, and code alike (codematch.py)
+    codematch.py    code the same up to names and layout: copydetect's winnowing, in a bounded child
     codescan.py     what integrity.py reads in a student's code, never running it, within bounds
     analysis.py     how a class did: item analysis, known mistakes, errors by cause
     groups.py       an exercise's submissions grouped by what their answers do (grading/behaviour.py)

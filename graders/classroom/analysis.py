@@ -159,7 +159,7 @@ def mistakes(klass: Class) -> list[tuple]:
     clears a step (EXONERATES) is not a mistake."""
     counts = Counter()
     for s in klass.students:
-        hints = {hint_of(t["output"]) for t in s.tests} - {""}
+        hints = {hint_of(t["output"]) for t in s.tests if t["max_score"]} - {""}  # not a note, nor a comment
         counts.update({h for h in hints if not EXONERATES.search(h)})
     n = max(len(klass.students), 1)
     return [(hint, k, k / n) for hint, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]

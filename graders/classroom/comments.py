@@ -88,18 +88,22 @@ def apply(out: Path, say=print) -> set:
     ledger = _ledger(out)
     if not wanted and not ledger:
         return set()  # no comment was ever written here
-    before = ledger.get("reached", {})
-    reached, changed = {}, set()
+    old = ledger.get("reached") if isinstance(ledger.get("reached"), dict) else {}
+    before = {k: [s for s in v if isinstance(s, str)] for k, v in old.items() if isinstance(v, list)}
+    reached, changed, unread = {}, set(), set()
     for path in sorted((out / STUDENTS).glob("*/results.json")):
         student = path.parent.name
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+            if not (isinstance(data, dict) and isinstance(data.get("tests"), list)):
+                raise ValueError("not a results.json of attn-grade grade")
         except (OSError, ValueError) as exc:
             say(f"comments: {path} could not be read ({exc}); its comments are left as they were")
+            unread.add(student)
             continue
         extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
         behaviour = extra.get("behaviour") if isinstance(extra.get("behaviour"), dict) else {}
-        tests = [t for t in data.get("tests", []) if not _is_comment(t)]
+        tests = [t for t in data["tests"] if not _is_comment(t)]
         for slug in extra.get("exercises", []) if isinstance(extra.get("exercises"), list) else ():
             b = behaviour.get(slug)
             key = f"{slug}.{b['signature']}" if isinstance(b, dict) and isinstance(b.get("signature"), str) else None
@@ -110,14 +114,20 @@ def apply(out: Path, say=print) -> set:
             data["tests"] = tests
             write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
             changed.add(student)
+    for key, members in before.items():  # whom a file that could not be read had: kept as it was
+        for s in sorted(set(members) & unread):
+            reached.setdefault(key, []).append(s)
+    reached = {key: sorted(members) for key, members in reached.items()}
+    graded = {p.parent.name for p in (out / STUDENTS).glob("*/results.json")}
     dropped = [(key, s) for key, members in sorted(before.items()) for s in members if s not in reached.get(key, [])]
-    pending = sorted(set(ledger.get("pending", [])) | changed)
+    pending = sorted(set(ledger.get("pending", []) if isinstance(ledger.get("pending"), list) else []) | changed)
     write_atomic(out / LEDGER, json.dumps({"reached": reached, "pending": pending}, indent=2, sort_keys=True) + "\n")
     for key, members in sorted(reached.items()):
         say(f"comment {key}: in the feedback of {len(members)} student(s)")
     for key, student in dropped:
-        why = "it is no longer in comments.toml" if key not in wanted else \
-              f"their {key.split('.')[0]} answers differently now"
+        why = ("it is no longer in comments.toml" if key not in wanted else
+               "they have no results in OUT any more" if student not in graded else
+               f"their {key.split('.')[0]} answers differently now")
         say(f"comment {key}: dropped from {student}'s feedback ({why})")
     unmatched = sorted(set(wanted) - set(reached))
     for key in unmatched:
@@ -128,7 +138,7 @@ def apply(out: Path, say=print) -> set:
 def written_to_notebooks(out: Path, students) -> None:
     """The nbgrader notebooks of ``students`` now carry their comments: no longer pending."""
     ledger = _ledger(Path(out))
-    if ledger.get("pending"):
+    if isinstance(ledger.get("pending"), list) and ledger["pending"]:
         ledger["pending"] = sorted(set(ledger["pending"]) - set(students))
         write_atomic(Path(out) / LEDGER, json.dumps(ledger, indent=2, sort_keys=True) + "\n")
 
@@ -172,7 +182,11 @@ def _run(parser, args) -> int:
     if not (out / "gradebook.csv").is_file():
         parser.error(f"{out}: no gradebook.csv there; give the --out folder of 'attn-grade grade'")
     if not (out / FILE).is_file():
-        klass = analysis.load(out)
+        try:
+            klass = analysis.load(out)
+        except (OSError, ValueError, KeyError, IndexError) as exc:
+            print(f"attn-grade comment: {out} could not be read ({type(exc).__name__}: {exc})", file=sys.stderr)
+            return 2
         write_atomic(out / FILE, starter(klass))
         print(fit_lines(f"wrote {out / FILE}: the groups that lost points, commented out; write a comment "
                         f"under a group's key and run 'attn-grade comment {out}' again"))

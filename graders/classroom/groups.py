@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..grading.report import pts as pts_text
+from ..grading.behaviour import is_value
 from . import analysis
 
 SIGNATURE = re.compile(r"[0-9a-f]{16}")
@@ -35,6 +36,7 @@ class Group:
     mistakes: Counter = field(default_factory=Counter)  # the known mistakes the members' feedback names
     shown: list = field(default_factory=list)  # the first member's calls answered otherwise than the reference
     differ: int = 0  # how many recorded calls the first member answers otherwise (at most behaviour.MAX_DIFFER)
+    values: bool = False  # some of those answers are values it returned (not an exception, a timeout)
 
     @property
     def key(self) -> str:
@@ -78,10 +80,12 @@ def of(klass: analysis.Class) -> dict:
             if g is None:
                 g = groups[b["signature"]] = Group(e.slug, b["signature"], float(e.points))
                 g.shown = [x for x in b.get("shown", []) if isinstance(x, dict)][:2]
-                g.differ = len(b.get("differ", [])) if isinstance(b.get("differ"), list) else 0
+                differ = [x for x in b.get("differ", []) if isinstance(x, str)] if isinstance(b.get("differ"), list) else []
+                g.differ = len(differ)
+                g.values = any(is_value(x.partition(":")[2]) for x in differ)
             g.members.append(s.name)
             g.points.append(s.scores.get(e.slug, 0.0))
-            hints = {analysis.hint_of(t["output"]) for t in s.tests if t["exercise"] == e.slug} - {""}
+            hints = {analysis.hint_of(t["output"]) for t in s.tests if t["exercise"] == e.slug and t["max_score"]} - {""}
             g.mistakes.update(h for h in hints if not analysis.EXONERATES.search(h))
         found[e.slug] = sorted(groups.values(), key=lambda g: (-len(g.members), g.signature))
     return found

@@ -7,7 +7,7 @@ since a debugging print changes nothing a function does. For one exercise file:
 
 * ``signature``: a digest of every token, call by call. Two files that answer
   every recorded call alike share it: the class report groups an exercise's
-  files by it (classroom/analysis.py), and an instructor's comment written for
+  files by it (classroom/groups.py), and an instructor's comment written for
   a group follows it (classroom/comments.py).
 * ``differ``: for the first MAX_DIFFER calls it answers otherwise than the
   reference, the call's key and the answer's token: what two students' wrong
@@ -31,6 +31,7 @@ from contextvars import ContextVar
 import numpy as np
 
 from ..kit.text import call_text, show
+from .results import clean
 from ..sandbox import wire
 from ..sandbox.inside import worker as wirefmt
 
@@ -51,6 +52,7 @@ class Observed:
 
     def add(self, plan, answers, hung=None) -> None:
         expected = _expected(plan, self.ref)
+        self.tokens.append(f"plan {plan.key}")  # which check's calls the tokens below answer
         for i, req in enumerate(plan.calls):
             if i < len(answers):
                 token = token_of(answers[i])
@@ -59,7 +61,8 @@ class Observed:
             self.tokens.append(token)
             if expected is not None and token != expected[i] and len(self.differ) < MAX_DIFFER:
                 key = hashlib.sha256(f"{plan.key}\0{i}".encode()).hexdigest()[:12]
-                self.differ.append(f"{key}:{token if len(token) <= 24 else _hex(token)}")
+                short = token if is_value(token) or len(token) <= 24 else "x" + _hex(token)[:15]  # no value
+                self.differ.append(f"{key}:{short}")
                 if len(self.shown) < SHOWN:
                     self.shown.append({"call": _cut(_call_shown(req)),
                                        "answer": _cut(_answer_shown(answers[i] if i < len(answers) else None,
@@ -68,7 +71,8 @@ class Observed:
     def result(self) -> dict | None:
         if not self.tokens:
             return None
-        return {"signature": _hex("\n".join(self.tokens)), "calls": len(self.tokens),
+        calls = sum(not t.startswith("plan ") for t in self.tokens)
+        return {"signature": _hex("\n".join(self.tokens)), "calls": calls,
                 "differ": self.differ, "shown": self.shown}
 
 
@@ -99,15 +103,23 @@ def token_of(msg) -> str:
     if not msg.get("ok"):
         error = msg.get("error")
         kind = error.get("type") if isinstance(error, dict) else None
-        return f"raised {kind[:40]}" if isinstance(kind, str) else "raised"
-    try:
-        value, after = wire.decode(msg.get("value")), wire.decode(msg.get("after"))
-    except wire.ProtocolError:
-        return "unreadable"
+        return f"raised {clean(kind[:40])}" if isinstance(kind, str) else "raised"
     h = hashlib.sha256()
-    _feed(h, value)
-    _feed(h, after)
+    try:
+        _feed(h, wire.decode(msg.get("value")))
+        after = msg.get("after")  # the array arguments as they were after the call, for call_full
+        if isinstance(after, dict):
+            args, kwargs = after.get("args"), after.get("kwargs")
+            _feed(h, [wire.decode(a) for a in args] if isinstance(args, list) else "no args")
+            _feed(h, [(k, wire.decode(v)) for k, v in sorted(kwargs.items())] if isinstance(kwargs, dict) else "no kwargs")
+    except (wire.ProtocolError, TypeError):
+        return "unreadable"
     return h.hexdigest()[:16]
+
+
+def is_value(token: str) -> bool:
+    """Whether a token stands for values the file returned (not an exception, a timeout or no answer)."""
+    return len(token) == 16 and all(c in "0123456789abcdef" for c in token)
 
 
 def _feed(h, x, depth=0) -> None:
