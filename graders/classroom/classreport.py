@@ -26,7 +26,7 @@ td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-al
 th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
 td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
-.pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}
+.pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}td.mk{min-width:16em}
 .muted{color:#777}.wide{overflow-x:auto}
 """
 SCRIPT = """

@@ -117,7 +117,7 @@ def section(klass: analysis.Class, comments: dict) -> str:
             example = "".join(f"<pre class=ex>{e(x.get('call', ''))}\n→ {e(x.get('answer', ''))}</pre>" for x in g.shown[:1])
             note = comments.get(g.key)
             rows.append(f"<tr><td><code>{e(g.key)}</code></td><td class=n>{len(g.members)}</td>"
-                        f"<td class=n>{score}/{pts_text(g.max_points)}</td><td>{e(g.mistake)}</td>"
+                        f"<td class=n>{score}/{pts_text(g.max_points)}</td><td class=mk>{e(g.mistake)}</td>"
                         f"<td>{e(', '.join(g.members[:5]))}{' …' if len(g.members) > 5 else ''}</td>"
                         f"<td>{example}</td><td>{e(note[:120]) if note else ''}</td></tr>")
         more = f"<p class=muted>and {len(shared) - SHOWN_GROUPS} smaller group(s)</p>" if len(shared) > SHOWN_GROUPS else ""
