@@ -107,15 +107,19 @@ def load(out: Path, assignments=()) -> Class:
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
         scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
         total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
-        extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
-        behaviour = extra.get("behaviour") if isinstance(extra.get("behaviour"), dict) else {}
         students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown],
-                                {k: v for k, v in behaviour.items() if k in shown}))
+                                {k: v for k, v in behaviour_in(data).items() if k in shown}))
     flags_file = out / "integrity.json"
     flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
     if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown
         flags = [f for f in flags if Path(f["where"]).stem in shown or Path(f["where"]).stem not in registry.BY_SLUG]
     return Class(students, exercises, flags)
+
+
+def behaviour_in(data: dict) -> dict:
+    """slug -> what its answers do (grading/behaviour.py), from a results.json; {} if it says nothing."""
+    extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
+    return extra["behaviour"] if isinstance(extra.get("behaviour"), dict) else {}
 
 
 def attempted(message: str) -> bool:

@@ -27,7 +27,8 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import STUDENTS, write_atomic
 from ..grading.report import fit_lines
-from ..grading.results import MAX_CHECK_TEXT, clean, cut
+from ..grading.results import MAX_CHECK_TEXT, CheckResult, clean, cut, gradescope_test
+from ..kit.outcomes import Outcome
 from . import analysis, groups
 
 FILE, LEDGER = "comments.toml", "comments.json"
@@ -102,11 +103,10 @@ def apply(out: Path, say=print) -> set:
             unread.add(student)
             continue
         extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
-        behaviour = extra.get("behaviour") if isinstance(extra.get("behaviour"), dict) else {}
+        behaviour = analysis.behaviour_in(data)
         tests = [t for t in data["tests"] if not _is_comment(t)]
         for slug in extra.get("exercises", []) if isinstance(extra.get("exercises"), list) else ():
-            b = behaviour.get(slug)
-            key = f"{slug}.{b['signature']}" if isinstance(b, dict) and isinstance(b.get("signature"), str) else None
+            key = groups.key_of(slug, behaviour.get(slug))
             if key in wanted:
                 tests.append(_comment_test(slug, key, wanted[key]))
                 reached.setdefault(key, []).append(student)
@@ -161,8 +161,10 @@ def _is_comment(test) -> bool:
 
 
 def _comment_test(slug: str, key: str, text: str) -> dict:
-    return {"name": f"{slug}: {NAME}", "exercise": slug, "score": 0.0, "max_score": 0.0, "status": "passed",
-            "output": text, "visibility": "visible", "extra_data": {"outcome": "passed", "comment": key}}
+    """The comment as a check worth nothing, in results.json's shape, marked with its group's key."""
+    test = gradescope_test(slug, CheckResult(slug, NAME, 0.0, 0.0, Outcome.PASSED, text, "public"))
+    test["extra_data"]["comment"] = key
+    return test
 
 
 # ------------------------------------------------------------------ the command

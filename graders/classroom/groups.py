@@ -62,9 +62,14 @@ class Group:
 def behaviour_of(student: analysis.Student, slug: str) -> dict | None:
     """What ``student``'s results.json says ``slug``'s answers do, if it says it in the expected form."""
     found = student.behaviour.get(slug) if isinstance(student.behaviour, dict) else None
-    if isinstance(found, dict) and isinstance(found.get("signature"), str) and SIGNATURE.fullmatch(found["signature"]):
-        return found
-    return None
+    return found if key_of(slug, found) else None
+
+
+def key_of(slug: str, record) -> str | None:
+    """The key of the group a behaviour record (grading/behaviour.py) of ``slug`` belongs to,
+    ``slug.signature``, or None if the record is not in the expected form."""
+    signature = record.get("signature") if isinstance(record, dict) else None
+    return f"{slug}.{signature}" if isinstance(signature, str) and SIGNATURE.fullmatch(signature) else None
 
 
 def of(klass: analysis.Class) -> dict:

@@ -88,20 +88,22 @@ def bounded(result: ExerciseResult) -> ExerciseResult:
     return result
 
 
+def gradescope_test(exercise: str, c: CheckResult) -> dict:
+    """One check of ``exercise`` as a test of Gradescope's results.json."""
+    return {
+        "name": f"{exercise}: {c.name}",
+        "exercise": exercise,
+        "score": c.points,
+        "max_score": c.max_points,
+        "status": "passed" if c.passed else "failed",
+        "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
+        "visibility": "visible" if c.visibility == "public" else "hidden",
+        "extra_data": {"outcome": c.outcome},
+    }
+
+
 def to_gradescope(results, *, include_timing: bool = False) -> dict:
-    tests = []
-    for r in results:
-        for c in r.checks:
-            tests.append({
-                "name": f"{r.exercise}: {c.name}",
-                "exercise": r.exercise,
-                "score": c.points,
-                "max_score": c.max_points,
-                "status": "passed" if c.passed else "failed",
-                "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
-                "visibility": "visible" if c.visibility == "public" else "hidden",
-                "extra_data": {"outcome": c.outcome},
-            })
+    tests = [gradescope_test(r.exercise, c) for r in results for c in r.checks]
     out = {
         "score": round(sum(r.points for r in results), 6),
         "max_score": round(sum(r.max_points for r in results), 6),
