@@ -2,13 +2,14 @@
 
     registry.py        the exercises, in teaching order (the one list every tool reads)
     <slug>.py          the public checks of each exercise
-    hidden/<slug>.py   its hidden checks (they compare with the reference solution)
+    hidden/<slug>.py   its hidden checks (they compare with the reference solution, or exact answers)
     kit/               what a grader is written with
     grading/           grading one file and a notebook's answer: what check and the batch share
     batch/             grading a whole class, on one machine or a Dask cluster (instructors only)
     bounded/           the grader's own code on a student's data, killed at a bound
     sandbox/           the boundary around student code (sandbox/inside/: what runs on its side)
     hints/<slug>.md    its hints, one at a time (attn-grade hint), each naming a lesson section
+    variants/<slug>.txt  the digests of its variants' values, where its numbers vary (kit/variants.py)
     classroom/         the instructor's tooling: nbgrader, the release, the leak scan
     cli/               the attn-grade command, one module per verb (check, watch, hint, list, ...)
 

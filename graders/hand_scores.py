@@ -6,18 +6,24 @@ a₁v₁ + a₂v₂) and confirm each value through a one-way digest: the exerci
 text fixes every value, so the digest of its value rounded to 10 decimals is
 stored here, never the value itself (a float that is numerically right gets
 half). The hidden checks (graders/hidden/hand_scores.py) compare each value
-exactly with the reference and name the common mistake a wrong pair matches.
+exactly and name the common mistake a wrong pair matches.
+
+A course with variants (kit/variants.py) gives each student other small numbers:
+``numbers()`` are those of the variant being graded, and graders/variants/hand_scores.txt
+holds the digests of every variant's six values (tests/test_variants.py makes them from
+SymPy's exact answers and checks them).
 """
 
 import cmath
 import hashlib
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from .kit import (Mistake, Outcome, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module, time_limit,
-                  to_expr)
+                  to_expr, current_variant, pick_variant, VariantDigests, VARIANT_COUNT)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
@@ -34,6 +40,77 @@ DIGESTS = {
     ("attention_weights", 0): "1b88c1a14205a5699ec3c53a", ("attention_weights", 1): "e212f176afef552e0988e55c",
     ("attention_output", 0): "f2b92a8543d6a47d76752ea5", ("attention_output", 1): "311361c446cae286d963ca32",
 }
+
+
+# ------------------------------------------------------------------ the numbers
+class Numbers(NamedTuple):
+    q: tuple
+    k1: tuple
+    k2: tuple
+    v1: tuple
+    v2: tuple
+
+    @property
+    def dots(self) -> tuple:
+        """(q·k₁, q·k₂)"""
+        return tuple(sum(a * b for a, b in zip(self.q, k)) for k in (self.k1, self.k2))
+
+    @property
+    def scales(self) -> tuple:
+        """(m₁, m₂): v₁ = (m₁, 0), v₂ = (0, m₂), so y = (m₁ a₁, m₂ a₂)."""
+        return self.v1[0], self.v2[1]
+
+    def text(self) -> str:
+        return (f"q = {self.q}, k₁ = {self.k1}, k₂ = {self.k2}, v₁ = {self.v1}, v₂ = {self.v2} "
+                f"and d_k = 2")
+
+
+SEED = Numbers((1, 0), (1, 0), (0, 1), (4, 0), (0, 4))
+
+
+@lru_cache(maxsize=None)
+def _candidates() -> tuple:
+    """(q, k₁, k₂) with small integer entries, one for each pair of distinct dot products of size <= 4."""
+    vecs = sorted(((a, b) for a in range(-2, 3) for b in range(-2, 3) if (a, b) != (0, 0)),
+                  key=lambda v: (abs(v[0]) + abs(v[1]), v))
+    found = {}
+    for q in vecs:
+        for k1 in vecs:
+            for k2 in vecs:
+                dots = Numbers(q, k1, k2, (0, 0), (0, 0)).dots
+                if dots[0] != dots[1] and max(map(abs, dots)) <= 4 and dots != SEED.dots:
+                    found.setdefault(dots, (q, k1, k2))
+    return tuple(sorted(found.values()))
+
+
+def numbers(variant: int | None = None) -> Numbers:
+    """The numbers of ``variant`` (by default the one being graded, kit/variants.py): the seed's
+    for variant 0, else small integers with d_k = 2 and values (m₁, 0) and (0, m₂), 2 <= m <= 5."""
+    return _numbers(current_variant() if variant is None else variant)
+
+
+@lru_cache(maxsize=None)
+def _numbers(variant: int) -> Numbers:
+    if variant == 0:
+        return SEED
+    chosen = pick_variant("hand_scores", variant, _candidates())
+    m = hashlib.sha256(f"hand_scores values {variant}".encode()).digest()
+    return Numbers(*chosen, (2 + m[0] % 4, 0), (0, 2 + m[1] % 4))
+
+
+@lru_cache(maxsize=None)
+def _variant_digests():
+    """Variants 1..64: the first 5 bytes of the same digests (with "v<n> " after "hand_scores "),
+    s₁ s₂ a₁ a₂ y₁ y₂, shipped in graders/variants/hand_scores.txt."""
+    return VariantDigests.shipped("hand_scores", width=6)
+
+
+def expected_digest(func: str, index: int, variant: int | None = None) -> str:
+    """The shipped digest of value ``index`` of ``func`` for ``variant`` (default: the current one)."""
+    variant = current_variant() if variant is None else variant
+    if variant == 0:
+        return DIGESTS[func, index]
+    return _variant_digests().get(variant, 2 * FUNCS.index(func) + index)
 
 
 # ------------------------------------------------------------------ helpers
@@ -96,8 +173,21 @@ def pair_hint(exprs, mistakes):
     return f" {found[0].hint}" if len({m.says for m in found}) == 1 else ""
 
 
-def digest(func, index, expr):
-    """The one-way digest of ``expr``'s value rounded to 10 decimals, or None if it has none."""
+def digest(func, index, expr, variant: int | None = None):
+    """The one-way digest of ``expr``'s value rounded to 10 decimals for ``variant`` (default: the
+    current one), as ``expected_digest`` gives it, or None if it has none."""
+    variant = current_variant() if variant is None else variant
+    text = _rounded(expr)
+    if text is None:
+        return None
+    which = f"v{variant} " if variant else ""
+    full = hashlib.sha256(f"hand_scores {which}{func}[{index}] = {text}".encode()).hexdigest()
+    return full[:24] if variant == 0 else full[:10]
+
+
+@lru_cache(maxsize=1024)
+def _rounded(expr):
+    """``expr``'s value rounded to 10 decimals, as text, or None if it has none (or takes over a second)."""
     with time_limit(1.0) as timed_out:
         try:
             value = Decimal(str(sp.re(sp.N(expr, 40))))
@@ -106,8 +196,12 @@ def digest(func, index, expr):
             return None
     if timed_out():
         return None
-    text = "0.0000000000" if text == "-0.0000000000" else text
-    return hashlib.sha256(f"hand_scores {func}[{index}] = {text}".encode()).hexdigest()[:24]
+    return "0.0000000000" if text == "-0.0000000000" else text
+
+
+def variants_with(func, index, expr) -> list:
+    """The variants (0, the seed, included) whose value ``index`` of ``func`` is ``expr``'s, by their digests."""
+    return [v for v in range(VARIANT_COUNT + 1) if digest(func, index, expr, v) == expected_digest(func, index, v)]
 
 
 def _show(exprs):
@@ -130,14 +224,15 @@ NO_VALUES = Mistake("the weights were not multiplied by the values", None)
 
 
 @lru_cache(maxsize=None)
-def score_mistakes():
-    """Scores from known wrong ways of scaling q·k_j (q·k₁ = 1, q·k₂ = 0, d_k = 2); a function,
-    so that SymPy is imported only by a check that uses them."""
+def score_mistakes(dots=SEED.dots):
+    """Scores from known wrong ways of scaling q·k_j (``dots``, d_k = 2); a function, so that
+    SymPy is imported only by a check that uses them."""
+    d = tuple(sp.Integer(x) for x in dots)
     return (
-        (Mistake("the dot products q·k_j were not divided by √d_k", None), (sp.Integer(1), sp.Integer(0))),
-        (Mistake("the dot products were divided by d_k instead of √d_k", None), (sp.Rational(1, 2), sp.Integer(0))),
+        (Mistake("the dot products q·k_j were not divided by √d_k", None), d),
+        (Mistake("the dot products were divided by d_k instead of √d_k", None), tuple(x / 2 for x in d)),
         (Mistake("the dot products were multiplied by √d_k instead of divided by it", None),
-         (sp.sqrt(2), sp.Integer(0))),
+         tuple(x * sp.sqrt(2) for x in d)),
     )
 
 
@@ -172,7 +267,7 @@ def weights_are_softmax_of_scores(sub, ref):
     if all(_close(x, y) for x, y in zip(a, exact_softmax(s))):
         return
     hint = pair_hint(a, (
-        (UNSCALED_WEIGHTS, exact_softmax((sp.Integer(1), sp.Integer(0)))),
+        (UNSCALED_WEIGHTS, exact_softmax(tuple(sp.Integer(d) for d in numbers().dots))),
         (SWAPPED_WEIGHTS, exact_softmax(s)[::-1]),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
@@ -184,14 +279,15 @@ def weights_are_softmax_of_scores(sub, ref):
 @check("the output is a₁v₁ + a₂v₂ for your weights", 0.5, uses=("attention_weights", "attention_output"))
 def output_is_weighted_values(sub, ref):
     a, y = _exprs(sub, "attention_weights"), _exprs(sub, "attention_output")
-    if _close(y[0], 4 * a[0]) and _close(y[1], 4 * a[1]):
+    (m1, m2), n = numbers().scales, numbers()
+    if _close(y[0], m1 * a[0]) and _close(y[1], m2 * a[1]):
         return
-    if all(digest("attention_output", i, e) == DIGESTS["attention_output", i] for i, e in enumerate(y)):
+    if all(digest("attention_output", i, e) == expected_digest("attention_output", i) for i, e in enumerate(y)):
         hint = f" {OUTPUT_RIGHT}"
     else:
-        hint = pair_hint(y, ((SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST_TWICE, (4 * a[0], 4 * a[0])),
-                         (SECOND_TWICE, (4 * a[1], 4 * a[1])), (NO_VALUES, a)))
-    fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = (4, 0), v₂ = (0, 4)) is not your output "
+        hint = pair_hint(y, ((SWAPPED_OUTPUT, (m2 * a[1], m1 * a[0])), (FIRST_TWICE, (m1 * a[0], m2 * a[0])),
+                         (SECOND_TWICE, (m1 * a[1], m2 * a[1])), (NO_VALUES, a)))
+    fail(f"with your weights {_show(a)}, a₁v₁ + a₂v₂ (v₁ = {n.v1}, v₂ = {n.v2}) is not your output "
          f"{_show(y)}." + hint)
 
 
@@ -201,16 +297,21 @@ def values_match_their_digests(sub, ref):
     for func in FUNCS:
         exprs = _exprs(sub, func)
         for index, expr in enumerate(exprs):
-            if digest(func, index, expr) == DIGESTS[func, index]:
+            if digest(func, index, expr) == expected_digest(func, index):
                 credit += 0.5 if expr.atoms(sp.Float) else 1.0
             else:
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
-                hint = hint or (pair_hint(exprs, score_mistakes()) if func == "scaled_scores" else "")
+                hint = hint or (pair_hint(exprs, score_mistakes(numbers().dots)) if func == "scaled_scores" else "")
     if wrong:
         fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not right (each value is compared through "
              f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
-             f"out again from q = (1, 0), k₁ = (1, 0), k₂ = (0, 1), v₁ = (4, 0), v₂ = (0, 4) and d_k = 2."
+             f"out again from {numbers().text()}{_whose()}."
              + hint, credit / 6)
     if credit < 6:
         fail("every value is numerically right, but some are floats: give exact SymPy values "
              "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, Outcome.PARTIAL)
+
+
+def _whose() -> str:
+    """Where a student with a variant finds their numbers."""
+    return f" (your own numbers, variant {current_variant()})" if current_variant() else ""

@@ -18,11 +18,12 @@ class Exercise:
     points: float
     functions: tuple
     assignment: str  # the nbgrader assignment (course/source/<assignment>/<slug>.ipynb)
+    varies: bool = False  # its grader gives each student their own numbers in a course with variants
 
 
 EXERCISES = (
     Exercise("hand_scores", "Attention by hand: one query, two keys", 8,
-             ("scaled_scores", "attention_weights", "attention_output"), "part1_scores"),
+             ("scaled_scores", "attention_weights", "attention_output"), "part1_scores", varies=True),
     Exercise("variance_proof", "Why divide by the square root of d_k", 6,
              ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance"), "part1_scores"),
     Exercise("saturation", "Saturation, measured", 8, ("dot_variances", "mean_top_weight"), "part2_saturation"),

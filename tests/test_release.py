@@ -240,7 +240,7 @@ def test_every_part_of_the_package_is_either_shipped_or_instructor_only():
             continue
         shipped = is_public(path.name)
         assert shipped != (path.name in INSTRUCTOR_ONLY), f"graders/{path.name}: say in public.py whether it ships"
-        whole = ("cli", "grading", "kit", "bounded", "sandbox", "hints", "__init__.py", "registry.py")
+        whole = ("cli", "grading", "kit", "bounded", "sandbox", "hints", "variants", "__init__.py", "registry.py")
         assert shipped == (path.stem in registry.BY_SLUG or path.name in whole), path.name
     assert (ROOT / "graders" / "batch").is_dir() and "batch" in INSTRUCTOR_ONLY
 

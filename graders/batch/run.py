@@ -63,6 +63,7 @@ class Options:
     allow_unisolated: bool = False  # grade even where the sandbox cannot isolate students (see preflight)
     plans: Path | None = None  # the plan cache's folder (a Settings' ``plans``); None: in memory only
     cluster: str = ""  # grade on Dask: "local:N" or a scheduler's address (cluster.py); "": the pool
+    variants: bool = False  # each student their own numbers where an exercise varies (kit/variants.py)
 
 
 class BatchError(ValueError):
@@ -145,7 +146,8 @@ def grade_student(task: Task):
     opts, start = task.opts, time.perf_counter()
     # the sandbox takes what the digest was made of: the exercise files first
     with Folder(task.folder, timeout=opts.timeout, plans=opts.plans, scratch=task.root, memory_mb=opts.memory_mb,
-                first=exercise_files(task.exercises), observe=True) as folder:
+                first=exercise_files(task.exercises), observe=True,
+                student=task.name if opts.variants else None) as folder:
         results = folder.grade_all(task.exercises, problems=task.problems, notes=task.notes,
                                    file_budget=opts.file_budget, student_budget=opts.student_budget)
         sandbox = folder.report.as_dict()  # {} where no sandbox was started (nothing handed in)
@@ -165,7 +167,9 @@ def _results_text(task: Task, results) -> str:
 
     data = to_gradescope(results)
     data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation,
-                          "behaviour": {r.exercise: r.behaviour for r in results if r.behaviour}}
+                          "behaviour": {r.exercise: r.behaviour for r in results if r.behaviour},
+                          **({"variants": {r.exercise: r.variant for r in results if r.variant}}
+                             if task.opts.variants else {})}
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
@@ -202,7 +206,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
         warming.start()
     box = preflight(opts, say) if found else {}
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
-                "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated")}
+                "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
+                **({"variants": True} if opts.variants else {})}
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
                   student_digest(f, settings, problems, notes, exercise_files(exercises), also),
                   box.get("isolation")) for n, f, problems, notes, also in found]

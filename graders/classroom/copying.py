@@ -12,6 +12,11 @@
 * ``similar code``: two files of one exercise whose code is the same up to
   names, comments, strings and layout, once the stub's own lines and the code
   many files share are left out (codematch.py: copydetect's winnowing, as MOSS).
+* ``another student's variant``: in a course with variants (kit/variants.py), a
+  file whose answers are right for one other variant's numbers, not for the
+  student's own (the hidden check says so in its feedback, ``OTHER_VARIANT``),
+  with the classmates who have that variant: each student's variant is a public
+  function of the assignment and their id.
 
 Each flag goes to integrity.json (flags change no score); OUT/copying.json keeps
 the evidence for report.html: the calls and the answers both gave, or the
@@ -29,6 +34,7 @@ from pathlib import Path
 
 from .. import registry
 from ..batch.outfiles import write_atomic
+from ..kit import variants
 from . import analysis, codematch, groups
 from .integrity import Flag, stub_texts
 
@@ -49,7 +55,7 @@ def find(out: Path, codes: dict, exercises, release=None) -> list:
         evidence.append({"kind": "shared rare mistake", "skipped": f"the class could not be read ({exc})"})
     else:
         more, seen = shared_mistakes(klass)
-        flags, evidence = flags + more, evidence + seen
+        flags, evidence = flags + more + other_variants(klass), evidence + seen
     write_atomic(Path(out) / FILE, json.dumps(evidence, indent=1, sort_keys=True) + "\n")
     return flags
 
@@ -89,6 +95,28 @@ def shared_mistakes(klass: analysis.Class) -> tuple[list, list]:
         evidence.append({"kind": "shared rare mistake", "students": [a, b], "score": round(score, 3),
                          "exercises": shared[(a, b)]})
     return flags, evidence
+
+
+def other_variants(klass: analysis.Class) -> list:
+    """A flag for each student and exercise whose feedback says the answers fit another variant's numbers,
+    naming the classmates who have that variant."""
+    flags = []
+    for s in klass.students:
+        seen = {}
+        for t in s.tests:
+            found = variants.OTHER_VARIANT.search(t.get("output") or "")
+            if found and t.get("exercise") in registry.BY_SLUG:
+                seen.setdefault(t["exercise"], int(found.group(1)))
+        for slug, other in sorted(seen.items()):
+            assignment = registry.get(slug).assignment
+            own = variants.of(assignment, s.name)
+            whose = sorted(c.name for c in klass.students if c.name != s.name
+                           and variants.of(assignment, c.name) == other)
+            names = (f"the variant of {', '.join(whose)}" if whose else "a variant no one in this class has")
+            flags.append(Flag(s.name, f"{slug}.py", "another student's variant",
+                              f"answers {slug} with the numbers of variant {other}, {names}, not with their own "
+                              f"(variant {own}); see their feedback"))
+    return flags
 
 
 def section(found: list) -> str:

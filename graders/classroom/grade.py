@@ -85,6 +85,11 @@ def register(subparsers) -> None:
                           "and its workers (README, 'Grading on several machines'); each worker must have the "
                           "same versions and isolate students as this machine does; needs "
                           "pip install 'attn-exercises[cluster]'")
+    grd.add_argument("--variants", action="store_true",
+                     help="give each student their own numbers in the exercises that vary (hand_scores): "
+                          "a public function of the assignment and the student's id (the folder's name, "
+                          "nbgrader's student id) picks one of 64 variants; with --nbgrader-course, "
+                          "c.AttnGrade.variants = True in the course's nbgrader_config_local.py does too")
     grd.add_argument("--nbgrader-course", type=Path, metavar="DIR",
                      help="also write the scores into this nbgrader course (its gradebook and "
                           "autograded/ notebooks), so formgrader, generate_feedback and export work "
@@ -121,7 +126,8 @@ def _run(parser, args) -> int:
                    force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
                    students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
-                   cluster=args.cluster, plans=args.settings.plans)
+                   cluster=args.cluster, plans=args.settings.plans,
+                   variants=args.variants or _course_variants(course))
     try:
         facts = run(opts)
     except NoSandbox as exc:
@@ -177,6 +183,13 @@ def _integrity(opts: Options, course, differences) -> None:
     flags += copying.find(opts.out, codes, exercises, release)
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
+
+
+def _course_variants(course) -> bool:
+    """Whether the nbgrader course's config turns variants on (c.AttnGrade.variants = True)."""
+    if course is None or "AttnGrade" not in course:
+        return False
+    return course.AttnGrade.get("variants", False) is True
 
 
 def _nbgrader_preflight(parser, args, subs, out):

@@ -1,7 +1,7 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
-An allow-list of whole rooms: the registry, the public graders (graders/<slug>.py) and
-their hints, kit/, bounded/, sandbox/, grading/ and the command (cli/), and plans/: the
+An allow-list of whole rooms: the registry, the public graders (graders/<slug>.py), their
+hints and the digest tables of their variants (variants/: data only, like hints/), kit/, bounded/, sandbox/, grading/ and the command (cli/), and plans/: the
 public checks' recorded plans (inputs only), so a student's checks replay too. Nothing
 else: not the hidden checks, the batch grader (batch/) or the instructor's tooling (this
 folder), nor any room added later until it is named here. ``copy_public`` writes that
@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import registry
 
 PACKAGE = Path(__file__).resolve().parents[1]
-PUBLIC_ROOMS = ("cli", "grading", "kit", "bounded", "sandbox", "hints")  # shipped whole
+PUBLIC_ROOMS = ("cli", "grading", "kit", "bounded", "sandbox", "hints", "variants")  # shipped whole
 PUBLIC_FILES = ("__init__.py", "registry.py", *(f"{e.slug}.py" for e in registry.EXERCISES))  # and the graders
 INSTRUCTOR_ONLY = ("hidden", "classroom", "batch")  # never shipped (tests/test_release.py: every room is on a list)
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")

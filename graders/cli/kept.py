@@ -48,11 +48,12 @@ FIRST = tuple(f"{e.slug}.py" for e in registry.EXERCISES)
 class Kept:
     """The kept results of one folder, with the folder's files as they are when it is made."""
 
-    def __init__(self, folder: Path, *, hidden: bool, timeout: float, plans: Path | None):
+    def __init__(self, folder: Path, *, hidden: bool, timeout: float, plans: Path | None,
+                 student: str | None = None):
         """``plans``: the plan cache's folder (a Settings' ``plans``; kept/ goes beside it), or
         None: nothing is kept."""
         self.folder = Path(folder).resolve()
-        self.settings = {"hidden": bool(hidden), "timeout": float(timeout)}
+        self.settings = {"hidden": bool(hidden), "timeout": float(timeout), **({"student": student} if student else {})}
         self.store = NamedFiles(usable(plans.parent / "kept", [self.folder]) if plans else None)
         self.files = folder_digest(self.folder, FIRST)
 

@@ -54,7 +54,7 @@ class Session:
         key = Path(folder).resolve()
         if key not in self.folders:  # the sandbox takes the folder as kept.py keys it: FIRST first
             self.folders[key] = Folder(key, timeout=self.timeout, plans=self.settings.plans, zygote=self.zygote,
-                                       first=FIRST)
+                                       first=FIRST, student=self.student(key))
         return self.folders[key]
 
     def _kept(self, folder: Path):
@@ -62,8 +62,15 @@ class Session:
 
         key = Path(folder).resolve()
         if key not in self.kept:
-            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout, plans=self.settings.plans)
+            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout, plans=self.settings.plans,
+                                  student=self.student(key))
         return self.kept[key]
+
+    def student(self, folder: Path) -> str | None:
+        """The id the learner set for ``folder`` (variant.py): their own numbers, where exercises vary."""
+        from .state import State
+
+        return State(folder, self.settings.cache).student
 
     def grade(self, target: Target):
         """The file's result: kept from its last full-marks check if nothing it depends on has

@@ -91,6 +91,19 @@ class State:
         entry = self.last(slug)
         return entry is not None and entry.get("digest") != digest(path)
 
+    # ------------------------------------------------------------ the student's id (variants)
+    @property
+    def student(self) -> str | None:
+        """The id the learner gave for a course with variants (``attn-grade variant --id``), or None."""
+        found = self.data.get("student")
+        return found if isinstance(found, str) and found.strip() else None
+
+    def set_student(self, student: str | None) -> None:
+        if student:
+            self.data["student"] = student
+        else:
+            self.data.pop("student", None)
+
     # ------------------------------------------------------------ hints
     def hint_level(self, slug: str) -> int:
         level = self.data["hints"].get(slug, 0)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import registry
-from ..kit import remember
+from ..kit import remember, variants
 from ..kit.checks import Fail, submission_of
 from ..kit.outcomes import Outcome
 from ..kit.text import call_text
@@ -51,6 +51,13 @@ def checks_of(slug: str, hidden: bool = True) -> list:
             if exc.name not in (f"{GRADERS}.hidden", f"{GRADERS}.hidden.{slug}"):
                 raise
     return found
+
+
+def numbers_text(slug: str, variant: int) -> str:
+    """The numbers of exercise ``slug`` in ``variant`` (kit/variants.py), as its grader words them:
+    a grader whose numbers vary has ``numbers(variant)``; others always have the exercise's own."""
+    numbers = getattr(importlib.import_module(f"{GRADERS}.{slug}"), "numbers", None)
+    return numbers(variant).text() if numbers is not None else "the numbers in the exercise's text"
 
 
 def points_of(slug: str) -> tuple:
@@ -113,7 +120,7 @@ class Reference:
 
 def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10.0, sandbox: Sandbox | None = None,
                replay: bool = True, budget: Budget | None = None, cached: Caches | None = None,
-               observe: bool = False) -> ExerciseResult:
+               observe: bool = False, variant: int = 0) -> ExerciseResult:
     """Grade ``path`` as exercise ``slug``. ``hidden=False`` runs only the public checks.
 
     ``sandbox``: the Sandbox serving the file's folder, shared by a student's
@@ -124,12 +131,13 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     when it is spent score zero, saying so.
     ``cached``: what grading remembers across files (``caches``); by default in memory only.
     ``observe``: also keep what the file's answers do (behaviour.py) in ``result.behaviour``.
+    ``variant``: the student's own numbers (kit/variants.py; 0, the seed's, by default).
     """
     cached = cached or caches()
     exercise = registry.get(slug)
     checks = checks_of(slug, hidden)
     ref = reference(slug) if hidden else None
-    result = ExerciseResult(slug, exercise.title)
+    result = ExerciseResult(slug, exercise.title, variant=variant)
     start = time.perf_counter()
     path = Path(path)
     if path.is_symlink():
@@ -146,7 +154,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
             else:
                 verdicts = cached.verdicts  # never where its sandbox reaches
                 with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None), \
-                        observing(ref) if observe else nullcontext() as seen:
+                        variants.active(variant), observing(ref) if observe else nullcontext() as seen:
                     result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay, cached)
                 result.behaviour = seen.result() if seen is not None else None
     if result.problem:

@@ -14,11 +14,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import registry
+from ..kit import variants
 from ..sandbox.handle import Sandbox
 from ..sandbox.zygote import Jail, Limits
 from .budget import Budget
 from . import engine  # grade_file is looked up in engine at each call: one place to wrap it
 from .engine import import_timeout, ungraded, with_notes
+
+
+def variant_of(slug: str, student: str | None) -> int:
+    """The variant ``student`` is graded on in exercise ``slug``: 0 (the seed's numbers) without a
+    student or for an exercise whose numbers never vary."""
+    exercise = registry.get(slug)
+    return variants.of(exercise.assignment, student) if student and exercise.varies else 0
 
 
 class Folder:
@@ -27,11 +35,15 @@ class Folder:
     folder below (default: the folder itself); ``memory_mb``: the sandbox's memory. ``zygote``: the
     one to fork the sandbox from (default: this process's own). ``first``: the exercise files the
     sandbox takes before any other file of the folder (a folder may hold more than it takes).
-    ``observe``: each result also keeps what its answers do (behaviour.py), for the class report."""
+    ``observe``: each result also keeps what its answers do (behaviour.py), for the class report.
+    ``student``: the student's id in a course with variants (kit/variants.py): the exercises that
+    vary are graded on that student's own numbers; None (the default): the seed's."""
 
     def __init__(self, folder, *, timeout: float = 10.0, plans: Path | None = None, scratch=None,
-                 memory_mb: int = Limits.memory_mb, zygote=None, first=(), observe: bool = False):
+                 memory_mb: int = Limits.memory_mb, zygote=None, first=(), observe: bool = False,
+                 student: str | None = None):
         self.folder, self.timeout, self.plans, self.observe = Path(folder), timeout, plans, observe
+        self.student = student
         jail = Jail.for_folder(scratch, limits=Limits(memory_mb=memory_mb)) if scratch is not None else None
         self.sandbox = Sandbox(folder, jail=jail, zygote=zygote, import_timeout=import_timeout(timeout))
         for name in first:
@@ -54,7 +66,8 @@ class Folder:
         """The ExerciseResult of ``path`` (default: the folder's SLUG.py) as exercise ``slug``."""
         path = self.folder / f"{slug}.py" if path is None else path
         return engine.grade_file(slug, path, hidden=hidden, call_timeout=self.timeout, sandbox=self.sandbox,
-                                 budget=budget, cached=engine.caches(self.plans), observe=self.observe)
+                                 budget=budget, cached=engine.caches(self.plans), observe=self.observe,
+                                 variant=variant_of(slug, self.student))
 
     def grade_all(self, exercises, *, problems=None, notes=None, file_budget: float | None = None,
                   student_budget: float | None = None) -> list:

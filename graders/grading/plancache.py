@@ -54,12 +54,14 @@ SHARED_SOURCES = ("kit", "bounded", "sandbox", "grading/plans.py", "grading/plan
 
 
 # ------------------------------------------------------------------ the key
-def plan_key(module: str, name: str, solution: Path | None) -> str:
+def plan_key(module: str, name: str, solution: Path | None, variant: int = 0) -> str:
     """The key of check ``name`` of grader ``module`` (its dotted name), recorded against
-    the reference at ``solution`` (None: a shipped plan, recorded by the instructor)."""
+    the reference at ``solution`` (None: a shipped plan, recorded by the instructor), for the
+    student's ``variant`` (kit/variants.py: a check may make other calls for other numbers)."""
     rel = module.split(".", 1)[1] if "." in module else module  # the same in graders/ and attn_checks/
     h = hashlib.sha256()
-    for part in (f"format {FORMAT}", rel, name, _sources_digest(rel), _solution_digest(solution), _versions()):
+    parts = (f"format {FORMAT}", rel, name, _sources_digest(rel), _solution_digest(solution), _versions())
+    for part in parts + ((f"variant {variant}",) if variant else ()):
         h.update(part.encode("utf-8") + b"\0")
     return h.hexdigest()
 

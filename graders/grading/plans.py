@@ -35,7 +35,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ..kit import remember
+from ..kit import remember, variants
 from ..kit.mode import Mode, active
 from ..kit.checks import submission_of
 from ..kit.text import call_text
@@ -156,9 +156,10 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
 
 def pass_name(plan: Plan, ref, answers) -> str:
     """The name of "this plan's replay, given these answers, passes": the plan's key (the
-    check's code, its reference, the versions), whether the check has the reference, the
-    answers exactly as the worker sent them (what they printed too), and mpmath's version."""
-    h = hashlib.sha256(f"pass\0{plan.key}\0{ref is not None}\0{remember.deciders()}\0".encode())
+    check's code, its reference, the versions, the variant), whether the check has the reference,
+    the answers exactly as the worker sent them (what they printed too), and mpmath's version."""
+    variant = f"variant {variants.current()}\0" if variants.current() else ""
+    h = hashlib.sha256(f"pass\0{plan.key}\0{ref is not None}\0{remember.deciders()}\0{variant}".encode())
     h.update(json.dumps(answers, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -175,7 +176,7 @@ class Plans:
         against ``ref`` (the reference module, read from ``solution``) and stored.
         ``disk=False``: the user's cache is neither read nor written (shipped plans still
         are). Without a reference only a stored plan can be had; else None (run live)."""
-        key = plan_key(fn.__module__, fn.__qualname__, solution if ref is not None else None)
+        key = plan_key(fn.__module__, fn.__qualname__, solution if ref is not None else None, variants.current())
         if key in self.cache:
             return self.cache[key]
         found, stored = self.store.load(key, cache=disk) if self.store is not None else (False, None)

@@ -187,6 +187,8 @@ def _painted(lines, code, color):
 
 def _exercise_lines(r, color, only_failed, width) -> list:
     lines = _painted(wrap(f"{r.exercise} — {r.title}", 0, width), BOLD, color)
+    if getattr(r, "variant", 0):  # kit/variants.py: graded on the student's own numbers
+        lines += wrap(f"graded on your own numbers, variant {r.variant}", 2, width, hang=2)
     problem = r.problem or _common_problem(r)
     if problem:  # nothing could be graded: say why once, not once per check
         lines += _painted(wrap(f"✗ {problem}", 2, width, hang=2), RED, color)

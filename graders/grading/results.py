@@ -59,6 +59,7 @@ class ExerciseResult:
     missing: bool = False  # the file was not submitted at all
     seconds: float = 0.0
     behaviour: dict | None = None  # what its answers do (behaviour.py), where the grading observed it
+    variant: int = 0  # the numbers it was graded on (kit/variants.py): 0, the seed's, unless the course varies them
 
     @property
     def points(self) -> float:
@@ -71,6 +72,8 @@ class ExerciseResult:
     def to_dict(self) -> dict:
         d = asdict(self)
         d.update(points=self.points, max_points=self.max_points)
+        if not self.variant:
+            del d["variant"]
         return d
 
 

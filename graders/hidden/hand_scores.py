@@ -1,8 +1,12 @@
-"""Hidden checks for hand_scores: they compare with the reference solution and are never shipped."""
+"""Hidden checks for hand_scores: each value exactly, and never shipped.
 
-from ..kit import Mistake, Outcome, check, compare, fail, module, to_expr
-from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, pair_hint,
-                           score_mistakes)
+The expected values are worked out here, exactly, from the numbers of the variant being
+graded (``numbers()``: the seed's are the reference solution's, tests/test_variants.py
+holds it), so that a student with a variant is graded on their own numbers."""
+
+from ..kit import Mistake, Outcome, check, compare, fail, module, other_numbers, to_expr
+from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, numbers,
+                           pair_hint, score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -14,44 +18,69 @@ FIRST = Mistake("a₁ was used for both coordinates; each coordinate of y mixes 
 SECOND = Mistake("a₂ was used for both coordinates; each coordinate of y mixes that coordinate of v₁ and v₂", None)
 
 
+class Exact:
+    """The exact answers for the current variant's numbers, as the reference works them out."""
+
+    def __init__(self, n):
+        self.n = n
+        self.s = tuple(sp.Integer(d) / sp.sqrt(2) for d in n.dots)
+        self.a = exact_softmax(self.s)
+        self.y = tuple(m * a for m, a in zip(n.scales, self.a))
+
+    def scaled_scores(self):
+        return self.s
+
+    def attention_weights(self):
+        return self.a
+
+    def attention_output(self):
+        return self.y
+
+
+def expected() -> Exact:
+    return Exact(numbers())
+
+
 def _exact_value(sub, ref, func, index, mistakes):
-    """Hidden: value ``index`` of ``func`` must equal the reference exactly."""
+    """Hidden: value ``index`` of ``func`` must equal the exact answer for the student's numbers."""
     values = answer_pair(sub, func)
-    expected = getattr(ref, func)()[index]
+    ref = expected()
+    expected_value = getattr(ref, func)()[index]
     name = f"{LETTER[func]}{SUB[index]} = {func}()[{index}]"
-    verdict = compare(sp.sympify(expected), values[index])
+    verdict = compare(sp.sympify(expected_value), values[index])
     if verdict.fraction >= 1:
         return
     hint = ""
     if verdict.outcome == Outcome.FAILED:
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            hint = pair_hint(exprs, mistakes(ref))
+            fits = set(variants_with(func, 0, exprs[0])) & set(variants_with(func, 1, exprs[1]))
+            hint = other_numbers(sorted(fits)) or pair_hint(exprs, mistakes(ref))
     fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
 def _score_mistakes(ref):
     s = ref.scaled_scores()
-    return score_mistakes() + ((SWAPPED_SCORES, (s[1], s[0])),)
+    return score_mistakes(ref.n.dots) + ((SWAPPED_SCORES, (s[1], s[0])),)
 
 
 def _weight_mistakes(ref):
     s, a = ref.scaled_scores(), ref.attention_weights()
     weights_of = ((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
-                  for m, w in score_mistakes())
+                  for m, w in score_mistakes(ref.n.dots))
     return tuple((m, exact_softmax(w)) for m, w in weights_of) + (
         (SWAPPED_WEIGHTS, (a[1], a[0])),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
-        (NO_EXP, tuple(x / sum(s) for x in s)),
+        (NO_EXP, tuple(x / sum(s) for x in s) if sum(s) != 0 else (sp.nan, sp.nan)),
     )
 
 
 def _output_mistakes(ref):
-    a = ref.attention_weights()
+    a, (m1, m2) = ref.attention_weights(), ref.n.scales
     return (
-        (SWAPPED_OUTPUT, (4 * a[1], 4 * a[0])), (FIRST, (4 * a[0], 4 * a[0])), (SECOND, (4 * a[1], 4 * a[1])),
+        (SWAPPED_OUTPUT, (m2 * a[1], m1 * a[0])), (FIRST, (m1 * a[0], m2 * a[0])), (SECOND, (m1 * a[1], m2 * a[1])),
         (NO_VALUES, (a[0], a[1])),
-    ) + tuple((m, (4 * w[0], 4 * w[1])) for m, w in _weight_mistakes(ref))
+    ) + tuple((m, (m1 * w[0], m2 * w[1])) for m, w in _weight_mistakes(ref))
 
 
 @check("s₁ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))

@@ -30,6 +30,8 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     student.py     Student: what a check may do with the student's code (call, call_full), a Protocol
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
+    variants.py    each student their own numbers: a student's variant, the current one (set by
+                   grading/engine.py), and the shipped digests of every variant's values
     models.py      models of known mistakes of attention, for the graders' hints, and the one
                    wording of np.exp's overflow (NO_SHIFT, overflow)
 
@@ -49,6 +51,7 @@ from .raises import advise, expect_raises
 from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
                          masked_case, mha_cases, permutations, permuted_case, qkv)
 from .student import Student
+from .variants import VARIANT_COUNT, VariantDigests, current_variant, other_numbers, pick_variant
 
 __all__ = [
     # a check, and how it passes or fails
@@ -67,4 +70,6 @@ __all__ = [
     "permuted_case", "permutations", "mha_cases", "causal_cases", "cross_cases",
     # exact answers
     "compare", "to_expr", "time_limit", "TimeUp", "module",
+    # each student their own numbers (variants.py)
+    "current_variant", "pick_variant", "VariantDigests", "VARIANT_COUNT", "other_numbers",
 ]
