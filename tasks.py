@@ -35,6 +35,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 DEMO_STUDENTS = ROOT / "demo" / "submissions"
 DEMO_OUT = ROOT / "demo-out"
+DEMO_VARIANTS = ROOT / "demo" / "variants"  # three students, each with their own numbers in hand_scores
 
 
 def run(*cmd, check=True) -> int:
@@ -105,6 +106,14 @@ def demo() -> int:
         run(grade, "show", DEMO_OUT / "students" / student.name / "results.json", "--only-failed")
     if run(grade, "report", DEMO_OUT, check=False) == 0:
         print(f"\nThe class report: {(DEMO_OUT / 'report.html').as_uri()} (open it in a browser)")
+    print("\n=== Each student their own numbers: demo/variants graded with --variants ===\n", flush=True)
+    variants_out = DEMO_OUT / "variants"
+    run(grade, "grade", DEMO_VARIANTS, "--out", variants_out, "--variants", "--assignment", "part1_scores")
+    for student in ("eli", "fay"):
+        print(f"\n--- {student} gives the command her id once; it shows her numbers ---", flush=True)
+        run(grade, "variant", "--id", student, "--dir", DEMO_VARIANTS.relative_to(ROOT) / student)
+    print("\n--- fay's feedback (checks that lost points) ---\n", flush=True)
+    run(grade, "show", variants_out / "students" / "fay" / "results.json", "--only-failed")
     print(f"\nThe gradebook is {DEMO_OUT / 'gradebook.csv'}; each student's results.json is in "
           f"{DEMO_OUT / 'students'}/<student>/.")
     return 0

@@ -68,18 +68,25 @@ class Numbers(NamedTuple):
 SEED = Numbers((1, 0), (1, 0), (0, 1), (4, 0), (0, 4))
 
 
+def _rank(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"hand_scores {text}".encode()).digest()[:4], "big")
+
+
 @lru_cache(maxsize=None)
 def _candidates() -> tuple:
-    """(q, k₁, k₂) with small integer entries, one for each pair of distinct dot products of size <= 4."""
-    vecs = sorted(((a, b) for a in range(-2, 3) for b in range(-2, 3) if (a, b) != (0, 0)),
-                  key=lambda v: (abs(v[0]) + abs(v[1]), v))
+    """(q, k₁, k₂) with entries in -2..2, one for each pair of distinct dot products of size <= 4 (the
+    seed's aside): the first q in an order digests fix that gives the pair, and keys a digest picks."""
+    vecs = [(a, b) for a in range(-2, 3) for b in range(-2, 3) if (a, b) != (0, 0)]
     found = {}
-    for q in vecs:
-        for k1 in vecs:
-            for k2 in vecs:
-                dots = Numbers(q, k1, k2, (0, 0), (0, 0)).dots
-                if dots[0] != dots[1] and max(map(abs, dots)) <= 4 and dots != SEED.dots:
-                    found.setdefault(dots, (q, k1, k2))
+    for q in sorted(vecs, key=lambda v: _rank(f"q {v}")):
+        by_dot = {}
+        for k in vecs:
+            by_dot.setdefault(q[0] * k[0] + q[1] * k[1], []).append(k)
+        for d1, ks1 in by_dot.items():
+            for d2, ks2 in by_dot.items():
+                if d1 != d2 and abs(d1) <= 4 and abs(d2) <= 4 and (d1, d2) != SEED.dots and (d1, d2) not in found:
+                    r = _rank(f"{(d1, d2)}")
+                    found[d1, d2] = (q, ks1[r % len(ks1)], ks2[(r >> 8) % len(ks2)])
     return tuple(sorted(found.values()))
 
 

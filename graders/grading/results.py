@@ -126,7 +126,8 @@ def from_gradescope(data: dict) -> list:
         slug = clean(str(t["exercise"]))
         if slug not in by:
             title = registry.BY_SLUG[slug].title if slug in registry.BY_SLUG else slug
-            by[slug] = ExerciseResult(slug, title)
+            variant = ((data.get("extra_data") or {}).get("variants") or {}).get(slug, 0)
+            by[slug] = ExerciseResult(slug, title, variant=variant if isinstance(variant, int) else 0)
         name = str(t["name"])
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
