@@ -108,6 +108,10 @@ def test_notebook_cells_ids_and_points(slug):
     written = (ROOT / "exercises" / f"{slug}.md").is_file()
     if written:
         expected |= {f"{slug}-rubric", f"{slug}-proof"}
+    if registry.get(slug).varies:  # the student's own numbers, shown by a locked cell worth nothing
+        expected |= {f"{slug}-numbers"}
+        numbers = cells[f"{slug}-numbers"]["metadata"]["nbgrader"]
+        assert (numbers["grade"], numbers["solution"], numbers["locked"]) == (False, False, True)
     assert set(cells) == expected
     for c in cells.values():
         assert c["metadata"]["nbgrader"]["schema_version"] == 3

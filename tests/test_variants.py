@@ -226,3 +226,77 @@ def test_the_learner_sets_an_id_and_is_checked_on_that_students_numbers(tmp_path
     assert "graded on your own numbers" in capsys.readouterr().out
     assert main(["variant", "--clear", "--dir", str(folder)]) == 0
     assert main(["check", "hand_scores", "--dir", str(folder)]) == 1
+
+
+# ------------------------------------------------------------------ in a notebook
+@pytest.fixture()
+def kernel_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    return tmp_path
+
+
+def kernel(text: str, **names) -> dict:
+    namespace = {"__name__": "__main__", **names}
+    exec(compile(text, "/tmp/ipykernel_variants/cell0.py", "exec"), namespace)
+    return namespace
+
+
+def test_a_notebook_shows_the_students_numbers_and_its_checks_use_them(kernel_folder, monkeypatch, capsys):
+    from graders.grading import notebook
+
+    ann = variants.of("part1_scores", "ann")
+    monkeypatch.setattr(notebook, "course_varies", lambda: True)
+    answers = kernel(solution_for(ann), STUDENT_ID="ann")
+    notebook.your_numbers("hand_scores", answers)
+    assert f"Your numbers (ann, variant {ann}): {hs.numbers(ann).text()}" in " ".join(capsys.readouterr().out.split())
+    assert notebook.public_checks("hand_scores", answers) == 3
+    monkeypatch.setenv("JUPYTERHUB_USER", "ann")  # on the course's JupyterHub, the id may stay empty
+    assert notebook.public_checks("hand_scores", kernel(solution_for(ann), STUDENT_ID="")) == 3
+    monkeypatch.delenv("JUPYTERHUB_USER")
+    capsys.readouterr()
+    assert notebook.public_checks("hand_scores", kernel(solution_for(ann), STUDENT_ID="")) < 3
+    assert "type your student id in the STUDENT_ID cell" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_notebook_of_a_course_without_variants_keeps_the_texts_numbers(kernel_folder, monkeypatch, capsys):
+    from graders.grading import notebook
+
+    monkeypatch.setattr(notebook, "course_varies", lambda: False)
+    notebook.your_numbers("hand_scores", {"STUDENT_ID": "ann"})
+    assert "everyone works from the numbers in the text" in capsys.readouterr().out
+    assert notebook.public_checks("hand_scores", kernel(solution_for(0), STUDENT_ID="ann")) == 3
+
+
+def test_the_course_build_reads_the_courses_choice(tmp_path):
+    pytest.importorskip("traitlets")
+    from graders.classroom.course import course_varies
+
+    assert not course_varies(tmp_path)
+    (tmp_path / "nbgrader_config_local.py").write_text("c = get_config()\n# c.AttnGrade.variants = True\n")
+    assert not course_varies(tmp_path)
+    (tmp_path / "nbgrader_config_local.py").write_text("c = get_config()\nc.AttnGrade.variants = True\n")
+    assert course_varies(tmp_path)
+
+
+def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
+    import json
+
+    from graders.classroom import course, integrity
+
+    built = json.loads(course.notebook("hand_scores"))
+    gids = [c["metadata"].get("nbgrader", {}).get("grade_id") for c in built["cells"]]
+    assert "hand_scores-numbers" in gids
+    for student, typed in (("fay", "eli"), ("eli", "eli"), ("gus", "")):
+        nb = json.loads(json.dumps(built))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code" and integrity.typed_id("".join(cell["source"])) is not None:
+                cell["source"] = f'STUDENT_ID = "{typed}"'
+        where = tmp_path / "submitted" / student / "part1_scores"
+        where.mkdir(parents=True)
+        (where / "hand_scores.ipynb").write_text(json.dumps(nb))
+    flags = [f for f in integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"])
+             if f.kind != "identical answers"]  # all three hand in the reference
+    assert [(f.student, f.kind) for f in flags] == [("fay", "id does not match its folder")], flags
+    assert "'eli'" in flags[0].detail

@@ -90,6 +90,11 @@ c = get_config()  # noqa: F821 - nbgrader provides get_config
 # c.Exchange.timezone = "Europe/Berlin"
 
 # Student ids, if you keep a roster: `nbgrader db student import students.csv`.
+
+# Each student their own numbers in the exercises that vary (hand_scores): the notebooks show each
+# student theirs (run `attn-grade course build` after changing this) and `attn-grade grade
+# --nbgrader-course` grades each on them.
+# c.AttnGrade.variants = True
 '''
 HOW_TO = """\
 ### How to work
@@ -107,6 +112,11 @@ HIDDEN = ("# Your instructor's hidden checks run here when your notebook is grad
           "### BEGIN HIDDEN TESTS\nfrom graders.grading.notebook import hidden_checks\n"
           'hidden_checks("{slug}", globals())\n### END HIDDEN TESTS')
 PUBLIC = 'from attn_checks.grading.notebook import public_checks\npublic_checks("{slug}", globals())'
+# An exercise whose numbers vary (registry: varies) asks for the student's id, then shows their numbers.
+STUDENT_ID = ('# If your course gives each student their own numbers: your student id, as your course knows it\n'
+              '# (on your course\'s JupyterHub leave it empty: your user name is used). Run this cell and the next.\n'
+              'STUDENT_ID = ""')
+NUMBERS = 'from attn_checks.grading.notebook import your_numbers\nyour_numbers("{slug}", globals())'
 
 
 class BuildError(Exception):
@@ -243,8 +253,12 @@ def notebook(slug: str, root: Path = ROOT) -> str:
     public, hidden = points_of(slug)
     written = _written(slug, root)
     extra = f", plus {written[2]:g} for the written answer, marked by hand" if written else ""
+    own = [_cell("code", f"{slug}-id", STUDENT_ID),
+           _cell("code", f"{slug}-numbers", NUMBERS.format(slug=slug),
+                 {"grade": False, "solution": False, "locked": True})] if ex.varies else []
     cells = [
         _cell("markdown", f"{slug}-intro", f"# {ex.title}\n\n{_markdown_of(doc)}"),
+        *own,
         _cell("markdown", f"{slug}-how", HOW_TO.format(public=public, hidden=hidden,
                                                        written=extra)),
         _cell("code", f"{slug}-answer", answer, {"grade": False, "solution": True, "locked": False}),
@@ -304,13 +318,29 @@ def build(course: Path, root: Path = ROOT) -> list:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(files[rel], encoding="utf-8")
         changed.append(line)
+    varies = course_varies(course)
     for assignment in registry.ASSIGNMENTS:
-        copy_public(course / "source" / assignment, "attn_checks")
+        checks = copy_public(course / "source" / assignment, "attn_checks")
+        (checks / "course.json").write_text(json.dumps({"variants": varies}) + "\n", encoding="utf-8")
     local = course / "nbgrader_config_local.py"
     if not local.exists():  # the course's own settings: written once, then never touched
         local.write_text(LOCAL, encoding="utf-8")
         changed.append("missing: nbgrader_config_local.py")
     return changed
+
+
+def course_varies(course: Path) -> bool:
+    """Whether the course's nbgrader_config_local.py turns variants on (c.AttnGrade.variants = True):
+    the notebooks' checks then use each student's own numbers (grading/notebook.py reads course.json)."""
+    local = Path(course) / "nbgrader_config_local.py"
+    if not local.is_file():
+        return False
+    try:
+        from traitlets.config.loader import PyFileConfigLoader
+    except ImportError:  # no nbgrader here: the setting is read where the course is graded
+        return False
+    config = PyFileConfigLoader(local.name, path=str(local.parent)).load_config()
+    return "AttnGrade" in config and config.AttnGrade.get("variants", False) is True
 
 
 # ------------------------------------------------------------------ the command

@@ -19,6 +19,9 @@ handed in (never running it) and flags:
   whitespace and comments are removed (untouched stubs are not counted);
 * ``unhardened scores``: gradebook scores that differed from the hardened ones
   (nbgradebook.py reports them before replacing them);
+* ``id does not match its folder``: a notebook whose STUDENT_ID cell (an exercise
+  whose numbers vary asks for it, kit/variants.py) names another student than the
+  one who handed it in;
 * ``could not be scanned``: a file the scan did not read to the end, and why
   (larger than it reads, or a failure of the scan itself): a person looks at it.
 
@@ -170,10 +173,16 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
     for gid, source in sources:
         if gid == f"{slug}-answer":
             answer = source if len(source) <= MAX_ANSWER_CHARS else None
-        elif gid in (f"{slug}-public", f"{slug}-hidden"):
+        elif gid in (f"{slug}-public", f"{slug}-hidden", f"{slug}-numbers"):
             released = _released_cell(release, where, gid) if release is not None else None
             if released is not None and source.strip() != released:
                 flags.append(Flag(who, where, "checks cell changed", f"the locked cell {gid} is not the release's"))
+        elif len(source) <= MAX_ID_CELL and typed_id(source) is not None:
+            typed = typed_id(source)
+            if typed and typed != who:
+                flags.append(Flag(who, where, "id does not match its folder",
+                                  f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (their numbers "
+                                  f"are graded as {who}'s)"))
         elif len(source) > left:
             if left >= 0:
                 flags.append(Flag(who, where, "could not be scanned", f"its cells outside the answer cell hold more "
@@ -190,6 +199,27 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
             flags += [Flag(who, where, "looks around", f"outside the answer cell: {d}")
                       for d in looks_around(source)]
     return answer
+
+
+MAX_ID_CELL = 2000  # characters: the id cell is one line and a comment
+
+
+def typed_id(source: str) -> str | None:
+    """The id a notebook's id cell holds ("" if left empty), or None if ``source`` is not that cell:
+    nothing but ``STUDENT_ID = "<text>"`` and comments."""
+    import ast
+
+    try:
+        body = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
+        return None
+    target, value = body[0].targets[0], body[0].value
+    if not (isinstance(target, ast.Name) and target.id == "STUDENT_ID" and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)):
+        return None
+    return value.value.strip()
 
 
 def _released_cell(release: Path, where: str, gid: str) -> str | None:

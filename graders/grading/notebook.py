@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import json
 import os
 import sys
 import tempfile
@@ -129,6 +130,57 @@ def public_checks(slug: str, namespace: dict) -> float:
     return _checks(slug, namespace, hidden=False)
 
 
+# ------------------------------------------------------------------ each student their own numbers
+COURSE_FILE = "course.json"  # beside the package's own files, written by `attn-grade course build`
+NO_ID = ("this course gives each student their own numbers: type your student id in the STUDENT_ID cell "
+         "above (or open the notebook on your course's JupyterHub), run it, and work from the numbers "
+         "it shows")
+
+
+def course_varies() -> bool:
+    """Whether the course these checks were built for gives each student their own numbers."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), COURSE_FILE), encoding="utf-8") as f:
+            return json.load(f).get("variants") is True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def student_of(namespace: dict) -> str | None:
+    """The student's id: the notebook's STUDENT_ID, else JupyterHub's user name, else None."""
+    typed = namespace.get("STUDENT_ID") if isinstance(namespace, dict) else None
+    if isinstance(typed, str) and typed.strip():
+        return typed.strip()
+    return os.environ.get("JUPYTERHUB_USER", "").strip() or None
+
+
+def notebook_variant(slug: str, namespace: dict) -> int:
+    """The variant this notebook's checks use: the student's, in a course whose numbers vary."""
+    from .folder import variant_of
+
+    student = student_of(namespace) if course_varies() else None
+    return variant_of(slug, student) if student else 0
+
+
+def your_numbers(slug: str, namespace: dict) -> None:
+    """Print the numbers the student works from in exercise ``slug``."""
+    from .engine import numbers_text
+    from .report import PAGE_WIDTH, wrap
+
+    if slug not in registry.BY_SLUG:
+        print(f"no exercise called {slug!r}")
+        return
+    student = student_of(namespace)
+    if not course_varies():
+        text = "In this course everyone works from the numbers in the text above."
+    elif student is None:
+        text = f"Not yet: {NO_ID}."
+    else:
+        variant = notebook_variant(slug, namespace)
+        text = f"Your numbers ({student}, variant {variant}): {numbers_text(slug, variant)}."
+    print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2)))
+
+
 def hidden_checks(slug: str, namespace: dict) -> float:
     """Run the hidden checks of ``slug`` (they compare with the reference solution)."""
     return _checks(slug, namespace, hidden=True)
@@ -149,7 +201,8 @@ def _checks(slug, namespace, hidden):
         print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2)))
 
     answer = answer_of(slug, namespace, _silenced)
-    result = grade_namespace(slug, answer.namespace, hidden=hidden, problem=answer.problem)
+    variant = notebook_variant(slug, namespace) if registry.get(slug).varies else 0
+    result = grade_namespace(slug, answer.namespace, hidden=hidden, problem=answer.problem, variant=variant)
     print(render_text([result], totals=False, width=PAGE_WIDTH).rstrip())
     messages = [c.message for c in result.checks] + [answer.problem]
     for note in answer.notes + borrowed_names(messages, namespace, answer.namespace):
@@ -161,18 +214,23 @@ def _checks(slug, namespace, hidden):
             f"error, what comes after the error was not defined.")
     elif missing and not answer.problem:
         say(f"Not defined in the answer cell: {', '.join(missing)}.")
+    if registry.get(slug).varies and course_varies() and student_of(namespace) is None:
+        say(f"Note: {NO_ID}; these checks used the numbers in the text.")
     print(f"{kind.capitalize()} checks of {slug}: {result.points:g}/{result.max_points:g} points")
     return float(result.points)
 
 
-def grade_namespace(slug: str, namespace: dict, *, hidden: bool, problem: str = "") -> ExerciseResult:
+def grade_namespace(slug: str, namespace: dict, *, hidden: bool, problem: str = "",
+                    variant: int = 0) -> ExerciseResult:
     """The public (or hidden) checks of ``slug`` on the functions in ``namespace``, as an ExerciseResult;
-    with a ``problem`` (the answer cell could not run), every check at zero, saying why."""
+    with a ``problem`` (the answer cell could not run), every check at zero, saying why. ``variant``:
+    the student's own numbers (kit/variants.py)."""
     from . import engine  # heavy (Hypothesis, SymPy): only once a test cell runs
+    from ..kit import variants
 
     exercise = registry.get(slug)
     checks = [fn for fn in engine.checks_of(slug) if fn.spec.hidden == hidden]
-    result = ExerciseResult(slug, exercise.title, problem=problem)
+    result = ExerciseResult(slug, exercise.title, problem=problem, variant=variant)
     ref = engine.reference(slug) if hidden else None
     if hidden and ref is None:
         result.problem = "the reference solution is not installed here; hidden checks run when your instructor grades"
@@ -181,7 +239,7 @@ def grade_namespace(slug: str, namespace: dict, *, hidden: bool, problem: str = 
     else:
         sub = InProcess(namespace)
         functions = sub.functions
-        with _silenced():  # the checks themselves (Hypothesis, SymPy) must not print either
+        with _silenced(), variants.active(variant):  # the checks themselves (Hypothesis, SymPy) must not print
             for fn in checks:
                 result.checks.append(engine.grade_check(slug, fn, sub, ref, functions, WHERE))
     return result
