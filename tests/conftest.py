@@ -22,7 +22,7 @@ SYSTEM = {"test_lessons", "test_nbgrader", "test_nbcourse", "test_notebook_answe
           "test_classreport", "test_settings"}  # more than Python: Jupyter kernels, nbgrader, Chromium, other users
 SLOW = {"test_hostile", "test_hostile_batch", "test_busy_machine", "test_report_counts", "test_gradescope",
         "test_batch", "test_plancache", "test_resident", "test_cluster",
-        "test_cluster_more", "test_comments", "test_copying"}  # whole classes graded, zygotes kept and ended
+        "test_cluster_more", "test_comments", "test_copying", "test_variants_course"}  # whole classes graded, zygotes kept and ended
 
 
 def pytest_collection_modifyitems(items):

@@ -1,0 +1,76 @@
+"""Variants in an nbgrader course (kit/variants.py): c.AttnGrade.variants = True in the course's
+nbgrader_config_local.py makes `attn-grade grade --nbgrader-course` grade each student on their own
+numbers, and the integrity report names a notebook whose id is another student's, and an answer
+right for a classmate's variant."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from support import nbclass  # noqa: E402
+from test_variants import solution_for  # noqa: E402
+
+from graders.cli import main  # noqa: E402
+from graders.classroom import integrity  # noqa: E402
+from graders.kit import variants  # noqa: E402
+
+
+def with_id(answer: str, student: str):
+    def change(nb):
+        nbclass.set_answer(nb, "hand_scores", answer)
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code" and integrity.typed_id("".join(cell["source"])) is not None:
+                cell["source"] = f'STUDENT_ID = "{student}"'
+        return nb
+    return change
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    pytest.importorskip("nbgrader")
+    root = tmp_path_factory.mktemp("variants-course")
+    course = nbclass.make_course(root / "course")
+    (course / "nbgrader_config_local.py").write_text("c = get_config()\nc.AttnGrade.variants = True\n")
+    ann = solution_for(variants.of("part1_scores", "ann"))
+    nbclass.submit(course, "ann", {"hand_scores": with_id(ann, "ann")})
+    nbclass.submit(course, "fay", {"hand_scores": with_id(ann, "ann")})  # ann's notebook, handed in by fay
+    nbclass.submit(course, "gus", {"hand_scores": with_id(solution_for(0), "")})
+    out = root / "graded"
+    assert main(["grade", str(course / "submitted"), "--out", str(out), "--nbgrader-course", str(course),
+                 "--assignment", "part1_scores", "--no-progress", "--jobs", "2"]) == 0
+    return course, out
+
+
+def hand_scores(out: Path, student: str) -> float:
+    data = json.loads((out / "students" / student / "results.json").read_text())
+    return sum(t["score"] for t in data["tests"] if t["exercise"] == "hand_scores")
+
+
+def test_the_course_grades_each_student_on_their_own_numbers(graded):
+    _, out = graded
+    assert hand_scores(out, "ann") == 8
+    assert hand_scores(out, "fay") < 4 and hand_scores(out, "gus") < 4
+
+
+def test_the_integrity_report_names_the_id_and_the_variant_of_another_student(graded):
+    _, out = graded
+    flags = {(f["student"], f["kind"]): f["detail"] for f in json.loads((out / "integrity.json").read_text())}
+    assert "'ann'" in flags["fay", "id does not match its folder"]
+    assert "the variant of ann" in flags["fay", "another student's variant"]
+    assert not [k for k in flags if k[0] in ("ann", "gus") and k[1] in ("id does not match its folder",
+                                                                      "another student's variant")]
+
+
+def test_the_nbgrader_gradebook_holds_the_variant_scores(graded):
+    course, _ = graded
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "attn-exercises") as gb:
+        scores = {s: gb.find_submission_notebook("hand_scores", "part1_scores", s).score for s in ("ann", "fay")}
+    assert scores["ann"] == 8 and scores["fay"] < 4
