@@ -54,14 +54,12 @@ SHARED_SOURCES = ("kit", "bounded", "sandbox", "grading/plans.py", "grading/plan
 
 
 # ------------------------------------------------------------------ the key
-def plan_key(module: str, name: str, solution: Path | None, variant: int = 0) -> str:
+def plan_key(module: str, name: str, solution: Path | None) -> str:
     """The key of check ``name`` of grader ``module`` (its dotted name), recorded against
-    the reference at ``solution`` (None: a shipped plan, recorded by the instructor), for the
-    student's ``variant`` (kit/variants.py: a check may make other calls for other numbers)."""
+    the reference at ``solution`` (None: a shipped plan, recorded by the instructor)."""
     rel = module.split(".", 1)[1] if "." in module else module  # the same in graders/ and attn_checks/
     h = hashlib.sha256()
-    parts = (f"format {FORMAT}", rel, name, _sources_digest(rel), _solution_digest(solution), _versions())
-    for part in parts + ((f"variant {variant}",) if variant else ()):
+    for part in (f"format {FORMAT}", rel, name, _sources_digest(rel), _solution_digest(solution), _versions()):
         h.update(part.encode("utf-8") + b"\0")
     return h.hexdigest()
 

@@ -156,8 +156,11 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
 
 def pass_name(plan: Plan, ref, answers) -> str:
     """The name of "this plan's replay, given these answers, passes": the plan's key (the
-    check's code, its reference, the versions, the variant), whether the check has the reference,
-    the answers exactly as the worker sent them (what they printed too), and mpmath's version."""
+    check's code, its reference, the versions), whether the check has the reference, the answers
+    exactly as the worker sent them (what they printed too), mpmath's version, and the student's
+    variant (kit/variants.py). Plans are recorded on the seed's numbers and shared by every variant:
+    a check whose calls depend on the variant leaves the recording at its first other call and goes
+    live, as any replay does; but the same answers may pass on one variant and fail on another."""
     variant = f"variant {variants.current()}\0" if variants.current() else ""
     h = hashlib.sha256(f"pass\0{plan.key}\0{ref is not None}\0{remember.deciders()}\0{variant}".encode())
     h.update(json.dumps(answers, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
@@ -176,7 +179,7 @@ class Plans:
         against ``ref`` (the reference module, read from ``solution``) and stored.
         ``disk=False``: the user's cache is neither read nor written (shipped plans still
         are). Without a reference only a stored plan can be had; else None (run live)."""
-        key = plan_key(fn.__module__, fn.__qualname__, solution if ref is not None else None, variants.current())
+        key = plan_key(fn.__module__, fn.__qualname__, solution if ref is not None else None)
         if key in self.cache:
             return self.cache[key]
         found, stored = self.store.load(key, cache=disk) if self.store is not None else (False, None)
@@ -184,7 +187,8 @@ class Plans:
         if not found:
             if ref is None:
                 return None
-            plan = run_recorded(fn, ref)
+            with variants.active(0):  # on the seed's numbers, which the reference answers: see pass_name
+                plan = run_recorded(fn, ref)
             if self.store is not None and disk:
                 self.store.save(key, plan)
         if plan is not None:
