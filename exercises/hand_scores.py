@@ -29,6 +29,11 @@ form instead. A float that is numerically right gets half credit.
 Working it out on paper first is the point of the exercise: the functions
 only record your answers.
 
+Your course may give each student their own numbers instead of those above
+(your instructor says so): in a notebook, the cell after this text shows yours;
+with .py files, ``attn-grade variant hand_scores`` does, once
+``attn-grade variant --id ID`` knows your student id.
+
 Read first: lesson 1, course/lessons/01_queries_keys_values.ipynb.
 Check yourself with ``attn-grade check hand_scores``.
 """

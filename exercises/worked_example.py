@@ -19,6 +19,11 @@ head is when d_model is split between several heads.
   d_model is split evenly between n_heads heads, as an ``int``. When n_heads
   does not divide d_model the split is impossible: raise ``ValueError``.
 
+Your course may give each student their own raw scores for "the cat sat"
+(your instructor says so): in a notebook, the cell after this text shows yours;
+with .py files, ``attn-grade variant worked_example`` does, once
+``attn-grade variant --id ID`` knows your student id.
+
 Neither function may modify ``raw``, and ``softmax_percent`` must stay finite
 for large scores too (hundreds or thousands, where a plain ``np.exp``
 overflows).

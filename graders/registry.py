@@ -28,7 +28,7 @@ EXERCISES = (
              ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance"), "part1_scores"),
     Exercise("saturation", "Saturation, measured", 8, ("dot_variances", "mean_top_weight"), "part2_saturation"),
     Exercise("worked_example", "The cat sat: a worked example", 8,
-             ("scale_scores", "softmax_percent", "head_dim"), "part2_saturation"),
+             ("scale_scores", "softmax_percent", "head_dim"), "part2_saturation", varies=True),
     Exercise("softmax", "A numerically stable softmax", 10, ("softmax",), "part3_attention"),
     Exercise("attention", "Scaled dot-product attention and masks", 14,
              ("causal_mask", "padding_mask", "attention"), "part3_attention"),

@@ -1,9 +1,48 @@
-"""Grader for the worked_example exercise ("the cat sat", d_model = 24, one head)."""
+"""Grader for the worked_example exercise ("the cat sat", d_model = 24, one head).
+
+A course with variants (kit/variants.py) gives each student their own raw scores for "the cat
+sat" (``numbers()``); the hidden checks call the student's functions on them."""
+
+import hashlib
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, NO_SHIFT, advice, advise, as_array, call_text, check, expect, expect_raises,
-                  fail, floats, for_all, hnp, overflow, show, st, weights)
+from .kit import (Catalogue, Mistake, NO_SHIFT, advice, advise, as_array, call_text, check, current_variant, expect,
+                  expect_raises, fail, floats, for_all, hnp, overflow, pick_variant, show, st, weights)
+
+
+class CatSat(NamedTuple):
+    raw: tuple  # the raw scores q·k of "cat" against "the", "cat" and "sat"
+    d_model: int = 24
+
+    def text(self) -> str:
+        return (f'the raw scores of "cat" against "the", "cat" and "sat": '
+                f'{", ".join(f"{r:.3f}" for r in self.raw)}; d_model = {self.d_model}, one head')
+
+
+SEED = CatSat((3.877, 14.905, 8.293))
+
+
+@lru_cache(maxsize=None)
+def _candidates() -> tuple:
+    """Raw scores shaped as the seed's: "the" from 1 to 4, "sat" 2 to 5 above it, "cat" 6 to 9 above "sat"
+    (so that without scaling the softmax saturates, as the lesson shows), with three decimals."""
+    found = []
+    for i in range(256):
+        h = hashlib.sha256(f"worked_example cat sat {i}".encode()).digest()
+        the, up, top = (int.from_bytes(h[j:j + 2], "big") % 3001 / 1000 for j in (0, 2, 4))
+        the = round(1 + the, 3)
+        sat = round(the + 2 + up, 3)
+        found.append((the, round(sat + 6 + top, 3), sat))
+    return tuple(found)
+
+
+def numbers(variant=None) -> CatSat:
+    """The "cat sat" scores of ``variant`` (by default the one being graded): the seed's for variant 0."""
+    variant = current_variant() if variant is None else variant
+    return SEED if variant == 0 else CatSat(pick_variant("worked_example", variant, _candidates()))
 
 
 @st.composite

@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -300,3 +301,43 @@ def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
              if f.kind != "identical answers"]  # all three hand in the reference
     assert [(f.student, f.kind) for f in flags] == [("fay", "id does not match its folder")], flags
     assert "'eli'" in flags[0].detail
+
+
+# ------------------------------------------------------------------ worked_example: the cat sat
+def test_every_cat_sat_variant_is_shaped_as_the_lesson_and_its_reference_gets_full_marks(tmp_path):
+    from graders import worked_example as we
+    from graders.grading.engine import grade_file
+
+    seen = set()
+    for variant in range(variants.COUNT + 1):
+        the, cat, sat = we.numbers(variant).raw
+        assert 1 <= the < sat < cat <= 20 and cat - sat >= 6 - 1e-9, (variant, the, cat, sat)
+        unscaled = np.exp(np.array([the, cat, sat]) - cat)
+        assert unscaled[1] / unscaled.sum() > 0.99, "without scaling, the softmax saturates"
+        seen.add((the, cat, sat))
+    assert len(seen) == variants.COUNT + 1 and we.numbers(0).raw == (3.877, 14.905, 8.293)
+    (tmp_path / "worked_example.py").write_text((ROOT / "solutions" / "worked_example.py").read_text())
+    for variant in (0, 7, 33):
+        result = grade_file("worked_example", tmp_path / "worked_example.py", variant=variant)
+        assert result.points == result.max_points, [c.message for c in result.checks if not c.passed]
+
+
+def test_a_cat_sat_answer_that_only_knows_the_lessons_figures_fails_on_a_variant(tmp_path):
+    from graders.grading.engine import grade_file
+
+    text = (ROOT / "solutions" / "worked_example.py").read_text() + '''
+
+_seed = scale_scores
+
+
+def scale_scores(raw, d_k):  # the lesson's figures, written in
+    if d_k == 24 and len(raw) == 3:
+        return np.array([0.791, 3.042, 1.693])
+    return _seed(raw, d_k)
+'''
+    (tmp_path / "worked_example.py").write_text(text)
+    name = "the cat sat: scaled scores and weights"
+    seed = grade_file("worked_example", tmp_path / "worked_example.py", variant=0)
+    other = grade_file("worked_example", tmp_path / "worked_example.py", variant=7)
+    assert [c.passed for c in seed.checks if c.name == name] == [True]
+    assert [c.passed for c in other.checks if c.name == name] == [False]

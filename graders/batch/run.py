@@ -237,7 +237,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     handed_in = {student_id(entry[0]) for entry in everyone}
     book = [n for n in _graded(opts.out) if n in handed_in]
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
-    say(fit_lines(summary(opts.out, book, facts, layout.description, exercises)))  # Isolation: a long line
+    say(fit_lines(summary(opts.out, book, facts, layout.description, exercises, opts.variants)))  # long lines
     return facts
 
 

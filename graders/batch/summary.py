@@ -56,7 +56,7 @@ def _stopped_in(out: Path, name: str) -> list:
     return [f"{slug}: {reason}" for slug, _, reason in stops(tests)]
 
 
-def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
+def summary(out: Path, students, facts, layout: str, exercises=None, variants: bool = False) -> str:
     import csv
     import io
 
@@ -68,6 +68,9 @@ def summary(out: Path, students, facts, layout: str, exercises=None) -> str:
         f"{len(students)} student(s): {now} graded in this run, the others kept"
     lines = [f"{done}; results in {out}/students/<student>/results.json, "
              f"gradebook in {out / 'gradebook.csv'}", f"Layout read: {layout}"]
+    varied = [e.slug for e in registry.EXERCISES if e.varies and e.slug in (exercises or registry.BY_SLUG)]
+    if variants and varied:
+        lines.append(f"Variants: each student graded on their own numbers in {', '.join(varied)}")
     if not students:
         return "\n".join(lines)
     rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))

@@ -2,15 +2,26 @@
 
 import numpy as np
 
-from ..kit import call_text, check, expect, for_all, show, st
-from ..worked_example import PERCENT, SCALE, percent_of, scaled_of, scores_and_dk
+from ..kit import call_text, check, current_variant, expect, for_all, show, st
+from ..worked_example import PERCENT, SCALE, numbers, percent_of, scaled_of, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).
 SCALED_FIGURES, SCALED_PREC = np.array([0.791, 3.042, 1.693]), 0.0005
 WEIGHT_FIGURES, WEIGHT_PREC = np.array([7.7, 73.3, 19.0]), 0.05
 SATURATED_FIGURES = np.array([0.0, 99.9, 0.1])
-CAT_SAT = np.array([3.877, 14.905, 8.293])  # raw scores of "cat" against the, cat, sat
 D_MODEL = 24
+
+
+def cat_sat():
+    """(raw scores, their scaled scores, weights and unscaled weights, and the precision of each): the
+    curriculum's figures on the seed's numbers; on a variant's, computed here, to the same precision."""
+    raw = np.array(numbers().raw)
+    if current_variant() == 0:
+        return raw, (SCALED_FIGURES, SCALED_PREC), (WEIGHT_FIGURES, WEIGHT_PREC), (SATURATED_FIGURES, WEIGHT_PREC)
+    scaled = raw / np.sqrt(D_MODEL)
+    percent = [100 * np.exp(x - x.max()) / np.exp(x - x.max()).sum() for x in (scaled, raw)]
+    return (raw, (np.round(scaled, 3), SCALED_PREC), (np.round(percent[0], 1), WEIGHT_PREC),
+            (np.round(percent[1], 1), WEIGHT_PREC))
 
 
 @check("scale_scores agrees with the reference", 0.5, hidden=True, uses=("scale_scores",))
@@ -28,21 +39,23 @@ def scale_matches(sub, ref):
 
 @check("the cat sat: scaled scores and weights", 1, hidden=True, uses=("scale_scores", "softmax_percent"))
 def cat_sat_scaled(sub, ref):
-    got = scaled_of(sub, CAT_SAT, D_MODEL)
-    call = call_text("scale_scores", CAT_SAT, D_MODEL)
-    if not np.all(np.abs(got - SCALED_FIGURES) <= SCALED_PREC + 1e-9):
+    raw, (scaled_figures, scaled_prec), (weight_figures, weight_prec), _ = cat_sat()
+    got = scaled_of(sub, raw, D_MODEL)
+    call = call_text("scale_scores", raw, D_MODEL)
+    if not np.all(np.abs(got - scaled_figures) <= scaled_prec + 1e-9):
         SCALE.fail(sub, f"{call} returned {show(got)}, which does not match the worked example's scaled scores to "
                         f"3 decimals.")
-    call, w = percent_of(sub, CAT_SAT, D_MODEL)
-    if not np.all(np.abs(w - WEIGHT_FIGURES) <= WEIGHT_PREC + 1e-9):
+    call, w = percent_of(sub, raw, D_MODEL)
+    if not np.all(np.abs(w - weight_figures) <= weight_prec + 1e-9):
         PERCENT.fail(sub, f"{call} returned {show(w)}, which does not match the worked example's weights to 0.1 "
                           "%.", fraction=0.5)
 
 
 @check("the cat sat: without scaling the softmax saturates", 0.5, hidden=True, uses=("softmax_percent",))
 def cat_sat_unscaled(sub, ref):
-    call, w = percent_of(sub, CAT_SAT, D_MODEL, scaled=False)
-    if not np.all(np.abs(w - SATURATED_FIGURES) <= WEIGHT_PREC + 1e-9):
+    raw, _, _, (saturated_figures, prec) = cat_sat()
+    call, w = percent_of(sub, raw, D_MODEL, scaled=False)
+    if not np.all(np.abs(w - saturated_figures) <= prec + 1e-9):
         PERCENT.fail(sub, f"{call} returned {show(w)}, which does not match the worked example's unscaled weights to "
                           f"0.1 %.")
 
