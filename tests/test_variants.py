@@ -341,3 +341,15 @@ def scale_scores(raw, d_k):  # the lesson's figures, written in
     other = grade_file("worked_example", tmp_path / "worked_example.py", variant=7)
     assert [c.passed for c in seed.checks if c.name == name] == [True]
     assert [c.passed for c in other.checks if c.name == name] == [False]
+
+
+def test_an_answer_right_for_the_texts_numbers_is_told_so_and_not_given_a_mistake(folder):
+    """Variant 11's weights are the seed's swapped: a student who used the text's numbers did not swap them."""
+    n = hs.numbers(11)
+    assert n.dots[1] - n.dots[0] == SEED_DIFFERENCE
+    messages = {c.name: c.message for c in grade(folder, solution_for(0), 11).checks}
+    assert "the numbers in the exercise's text" in messages["a₁ is exact and right"]
+    assert "swapped" not in " ".join(messages.values())
+
+
+SEED_DIFFERENCE = 1  # q·k₂ - q·k₁ of variant 11 (-3 - -4): its weights are the seed's (1, 0) swapped

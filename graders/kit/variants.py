@@ -93,14 +93,17 @@ class Digests:
 
 def other_numbers(found: list) -> str:
     """A wrong answer's hint when it is right for other numbers than the student's: ``found``, the
-    variants it is right for (0: the exercise's text). Said only to a student who has a variant, and
-    only when one other variant fits: an answer several variants share names none. Its words are
-    what the integrity report reads (``OTHER_VARIANT``) to name the classmates whose variant it is."""
+    variants it is right for (0: the exercise's text). Said only to a student who has a variant; it
+    replaces any guess at a mistake, since the answer is right, for other numbers. Its words when
+    one other variant fits are what the integrity report reads (``OTHER_VARIANT``) to name the
+    classmates whose variant it is; an answer several variants share names none of them."""
     others = [v for v in found if v != current()]
-    if current() == 0 or len(others) != 1:
+    if current() == 0 or not others:
         return ""
     if 0 in others:
         return " It is right for the numbers in the exercise's text, not for your own: work it out from yours."
+    if len(others) > 1:
+        return " It is right for other students' numbers, not for yours: work it out from your own numbers."
     return f" It is right for variant {others[0]}'s numbers, not for yours: work it out from your own numbers."
 
 
