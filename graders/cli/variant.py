@@ -15,7 +15,8 @@ import textwrap
 from pathlib import Path
 
 from .. import registry
-from ..grading.engine import numbers_text
+from ..grading.engine import NAMED_NUMBER, numbers_text
+from ..grading.report import wrap
 from ..grading.folder import variant_of
 from .name import COMMAND
 from .state import State
@@ -83,8 +84,5 @@ def lines(slugs, student: str | None) -> list[str]:
             head = f"{slug}: variant {variant} of {exercise.assignment}, for student {student}"
         out.append(textwrap.fill(head, 78, subsequent_indent="  "))
         if exercise.varies:
-            glued = numbers_text(slug, variant).replace(" = ", "\u00a0=\u00a0").replace(", ", ",\u00a0")
-            glued = glued.replace("),\u00a0", "), ")  # break between the numbers, never inside one
-            out += [line.replace("\u00a0", " ") for line in textwrap.wrap(glued, 76, initial_indent="  ",
-                                                                          subsequent_indent="  ")]
+            out += wrap(numbers_text(slug, variant), 2, 78, keep=NAMED_NUMBER)
     return out

@@ -164,7 +164,7 @@ def notebook_variant(slug: str, namespace: dict) -> int:
 
 def your_numbers(slug: str, namespace: dict) -> None:
     """Print the numbers the student works from in exercise ``slug``."""
-    from .engine import numbers_text
+    from .engine import NAMED_NUMBER, numbers_text
     from .report import PAGE_WIDTH, wrap
 
     if slug not in registry.BY_SLUG:
@@ -178,7 +178,7 @@ def your_numbers(slug: str, namespace: dict) -> None:
     else:
         variant = notebook_variant(slug, namespace)
         text = f"Your numbers ({student}, variant {variant}): {numbers_text(slug, variant)}."
-    print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2)))
+    print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2, keep=NAMED_NUMBER)))
 
 
 def hidden_checks(slug: str, namespace: dict) -> float:
