@@ -149,6 +149,24 @@ def test_the_evidence_is_kept_and_shown_side_by_side(graded):
     assert "copier and original: shared rare mistake" in section
 
 
+def test_a_report_on_some_assignments_shows_their_evidence_only(graded):
+    out, _ = graded
+
+    def section(assignment):
+        assert main(["report", str(out), "--assignment", assignment]) == 0
+        page = (out / "report.html").read_text()
+        return page[page.index("<h2 id=copying>"):page.index("<h2>Students</h2>")]
+
+    try:
+        part2 = section("part2_saturation")  # worked_example; the softmax evidence belongs to part 3
+        assert "similar worked_example code" in part2 and "similar softmax code" not in part2
+        assert "shared rare mistake" in part2 and "<li>worked_example: both" in part2
+        assert "<li>softmax: both" not in part2
+        assert "copier and original" not in section("part1_scores")
+    finally:
+        assert main(["report", str(out)]) == 0  # the module's report as the other tests see it
+
+
 def test_the_code_comparison_is_the_same_whatever_the_hash_seed_of_the_grader(tmp_path):
     """copydetect hashes with Python's hash(): the comparison runs where the seed is fixed."""
     demo = ROOT / "demo" / "submissions"

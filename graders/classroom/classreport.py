@@ -201,6 +201,7 @@ def _run(parser, args) -> int:
     except comments.CommentError as exc:
         print(f"attn-grade report: {exc}; the report shows no comment", file=sys.stderr)
         notes = {}
-    write_atomic(out / "report.html", render(klass, notes, copying.evidence(out)))
+    found = copying.of_exercises(copying.evidence(out), [e.slug for e in klass.exercises])
+    write_atomic(out / "report.html", render(klass, notes, found))
     print(f"wrote {out / 'report.html'} ({len(klass.students)} students); open it in a browser")
     return 0

@@ -69,6 +69,22 @@ def evidence(out: Path) -> list:
     return found if isinstance(found, list) else []
 
 
+def of_exercises(found: list, slugs) -> list:
+    """The evidence of ``found`` (copying.json) about the exercises ``slugs`` only: what a report limited
+    to some assignments shows. A pair sharing rare mistakes keeps the exercises among those."""
+    slugs, kept = set(slugs), []
+    for item in found:
+        if not isinstance(item, dict):
+            continue
+        if "exercises" in item:
+            mine = [x for x in item["exercises"] if isinstance(x, dict) and x.get("exercise") in slugs]
+            if mine:
+                kept.append({**item, "exercises": mine})
+        elif item.get("exercise", None) in slugs or "skipped" in item:
+            kept.append(item)
+    return kept
+
+
 def shared_mistakes(klass: analysis.Class) -> tuple[list, list]:
     """(flags, evidence) for the pairs whose shared wrong behaviours are rare enough."""
     found = groups.of(klass)
