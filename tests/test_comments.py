@@ -170,9 +170,23 @@ def test_a_comment_reaches_the_autograded_notebooks_of_an_nbgrader_course(tmp_pa
     (tmp_path / "out" / comments.FILE).write_text(f"[{key}]\ntext = 'Where does np.exp(1000) go?'\n")
     assert main(["comment", str(tmp_path / "out")]) == 0
     capsys.readouterr()
+    from graders.classroom import nbgradebook
+
+    real = nbgradebook._autograde
+
+    def bobs_fails(config, submitted, out, student, assignment, per):  # nbgrader could not write bob's
+        found, wrote = real(config, submitted, out, student, assignment, per)
+        return found, wrote and student != "bob"
+
+    nbgradebook._autograde = bobs_fails
+    try:
+        assert main(argv) == 0
+    finally:
+        nbgradebook._autograde = real
+    assert json.loads((tmp_path / "out" / comments.LEDGER).read_text())["pending"] == ["bob"]
     assert main(argv) == 0
     said = capsys.readouterr().out
-    assert "2 student(s) already graded" in said and "2 submission(s) autograded from our results" in said
+    assert "2 student(s) already graded" in said and "1 submission(s) autograded from our results" in said
     for student in ("ann", "bob"):
         nb = json.loads((course / "autograded" / student / "part3_attention" / "softmax.ipynb").read_text())
         shown = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))

@@ -144,7 +144,8 @@ def _run(parser, args) -> int:
                     if not opts.students or name in opts.students or student_id(name) in opts.students]
         done = write(course, students, out_real, progress=not args.no_progress,
                      assignments=opts.assignments or None, changed=set(facts) | touched)
-        comments.written_to_notebooks(out_real, [student_id(s) for s in students])
+        comments.written_to_notebooks(out_real, [student_id(s) for s in students
+                                                 if student_id(s) not in done.get("unwritten", ())])
         print(f"nbgrader gradebook of {args.nbgrader_course}: {done['written']} submission(s) autograded "
               f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:

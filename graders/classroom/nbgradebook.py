@@ -105,7 +105,8 @@ def preflight(course: Path, submitted: Path, out: Path):
 
 def write(config, students, out: Path, progress: bool = True, assignments=None, changed=None, say=print) -> dict:
     """Autograde our way each (student, assignment) that needs it; return
-    {"written": n, "kept": n, "differences": [...], "problems": [...]}.
+    {"written": n, "kept": n, "differences": [...], "problems": [...], "unwritten": {student ids}}: those
+    whose autograded notebooks nbgrader could not write (their scores were still set).
     ``assignments``: only these (default: every assignment handed in); ``changed``: the students
     (ids) graded again in this run (default: all of them)."""
     with warnings.catch_warnings():  # SQLAlchemy warns about nbgrader's own session use
@@ -136,14 +137,18 @@ def _write(config, students, out, progress, assignments, changed, say):
             f"replaced:")
         for line in differences:
             say("  " + line)
-    problems = []
+    problems, unwritten = [], set()
     quiet = not progress or not sys.stderr.isatty()
     for student, assignment in tqdm(todo, unit="submission", desc="gradebook", disable=quiet):
-        problems += _autograde(config, submitted, out, student, assignment, ours[student])
+        found, wrote = _autograde(config, submitted, out, student, assignment, ours[student])
+        problems += found
+        if not wrote:
+            unwritten.add(student_id(student))
     for student, assignment in sorted(set(pairs) - set(todo)):  # kept, but the late policy may have changed
         _late_penalties(CourseDirectory(config=config, student_id=student, assignment_id=assignment), student,
                         assignment)
-    return {"written": len(todo), "kept": len(pairs) - len(todo), "differences": differences, "problems": problems}
+    return {"written": len(todo), "kept": len(pairs) - len(todo), "differences": differences, "problems": problems,
+            "unwritten": unwritten}
 
 
 def _results(out: Path, student: str) -> dict:
@@ -181,8 +186,9 @@ def _differences(student, assignment, per, theirs) -> list:
     return lines
 
 
-def _autograde(config, submitted, out, student, assignment, per) -> list:
-    """nbgrader's Autograde of one submission, from our results; the problems met, in words."""
+def _autograde(config, submitted, out, student, assignment, per) -> tuple[list, bool]:
+    """nbgrader's Autograde of one submission, from our results: the problems met, in words, and
+    whether nbgrader wrote its autograded notebooks (the feedback a student gets is made from them)."""
     from nbgrader.converters import Autograde
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.utils import capture_log
@@ -211,7 +217,7 @@ def _autograde(config, submitted, out, student, assignment, per) -> list:
                         f"results and were set from them")
     problems += [f"{student_id(student)}/{assignment}/{slug}.ipynb: not graded ({why}); a stand-in page says so"
                  for slug, why in stood_in]
-    return problems
+    return problems, bool(outcome["success"])
 
 
 def _manual_state(coursedir, student, assignment) -> dict:
