@@ -227,3 +227,22 @@ def test_comments_leave_a_results_file_they_cannot_read_as_it_was_and_say_so(tmp
     assert "odd/results.json could not be read" in said and "dropped from odd" not in said
     assert f"comment {key}: dropped from gone's feedback (they have no results in OUT any more)" in said
     assert json.loads((tmp_path / comments.LEDGER).read_text()) == {"reached": {key: ["odd"]}, "pending": []}
+
+
+def test_comment_and_grade_refuse_an_out_that_another_command_is_writing(graded, tmp_path, capsys):
+    from graders.batch.outfiles import writing
+
+    subs, graded_out = graded
+    out = tmp_path / "out"
+    shutil.copytree(graded_out, out)
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    with writing(out, "attn-grade grade"):  # a grade is writing OUT
+        capsys.readouterr()
+        assert main(["comment", str(out)]) == 2
+        said = capsys.readouterr().err
+        assert f"{out} is being written by attn-grade grade (process " in said and "when it has finished" in said
+        assert main(["grade", str(subs), "--out", str(out), "--jobs", "1", "--no-progress"]) == 2
+        assert "is being written by attn-grade grade" in capsys.readouterr().err
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before  # nothing written meanwhile
+    assert main(["comment", str(out)]) == 0  # once it has finished
+    assert (out / comments.FILE).is_file()

@@ -17,10 +17,12 @@ guidance on CSV injection says.
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import registry
@@ -114,3 +116,35 @@ def remove_torn_files(out: Path) -> None:
         for pattern in (".gradebook.csv.*.tmp", f"{STUDENTS}/*/.results.json.*.tmp", f"{SOURCES}/*/.*.tmp"):
             for path in out.glob(pattern):
                 path.unlink(missing_ok=True)
+
+
+LOCK = ".attn-grade.lock"  # in OUT: held by the command that writes OUT (``writing``)
+
+
+class Busy(Exception):
+    """OUT is being written by another attn-grade command; the message names it."""
+
+
+@contextmanager
+def writing(out: Path, command: str):
+    """Hold OUT for the length of the block: an ``attn-grade grade`` or ``comment`` that would write
+    the same OUT meanwhile raises Busy, naming the command that holds it. The lock (flock on
+    OUT/.attn-grade.lock) ends with the process that holds it, however it ends, even by kill -9;
+    on a file system without locks the block runs unguarded."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another attn-grade command"
+            raise Busy(f"{out} is being written by {holder}; run this again when it has finished") from None
+        except OSError:
+            pass  # no locks here (some network file systems): as before there were any
+        else:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{command} (process {os.getpid()})".encode(), 0)
+        yield
+    finally:
+        os.close(fd)

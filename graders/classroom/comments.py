@@ -25,7 +25,7 @@ import tomllib
 from pathlib import Path
 
 from .. import registry
-from ..batch.outfiles import STUDENTS, write_atomic
+from ..batch.outfiles import STUDENTS, Busy, write_atomic, writing
 from ..grading.report import fit_lines
 from ..grading.results import MAX_CHECK_TEXT, CheckResult, clean, cut, gradescope_test
 from ..kit.outcomes import Outcome
@@ -183,6 +183,15 @@ def _run(parser, args) -> int:
     out = args.out
     if not (out / "gradebook.csv").is_file():
         parser.error(f"{out}: no gradebook.csv there; give the --out folder of 'attn-grade grade'")
+    try:
+        with writing(out, "attn-grade comment"):
+            return _comment(out)
+    except Busy as exc:
+        print(f"attn-grade comment: {exc}", file=sys.stderr)
+        return 2
+
+
+def _comment(out: Path) -> int:
     if not (out / FILE).is_file():
         try:
             klass = analysis.load(out)

@@ -17,7 +17,7 @@ from .. import registry
 from ..batch.run import FOLDERS, BatchError, Options, discover, exercises_of
 from ..batch.run import run as run_batch
 from ..batch.preflight import NoSandbox
-from ..batch.outfiles import student_id
+from ..batch.outfiles import Busy, student_id, writing
 from ..grading.report import fit_lines
 from . import comments, nbsubmit
 
@@ -128,6 +128,17 @@ def _run(parser, args) -> int:
                    students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
                    cluster=args.cluster, plans=args.settings.plans,
                    variants=args.variants or _course_variants(course))
+    try:
+        with writing(out_real, "attn-grade grade"):
+            return _grade(parser, args, opts, course)
+    except Busy as exc:
+        print(f"attn-grade grade: {exc}", file=sys.stderr)
+        return 2
+
+
+def _grade(parser, args, opts: Options, course) -> int:
+    """Grade, apply the comments, write the nbgrader course's scores and the integrity report."""
+    subs_real, out_real = opts.submissions, opts.out
     try:
         facts = run(opts)
     except NoSandbox as exc:
