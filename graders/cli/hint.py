@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import registry
 from .name import COMMAND
 from .state import State
-from .where import SLUGS, Unknown, find_folder, refuse, resolve, shown
+from .where import SLUGS, Unknown, folder_or_refuse, refuse, resolve, shown
 
 HINTS = Path(__file__).resolve().parents[1] / "hints"
 
@@ -92,9 +92,7 @@ def register(sub) -> None:
 
 
 def run(parser, args) -> int:
-    folder = args.dir or find_folder()
-    if folder is None:
-        refuse(parser, "no exercises/ folder here or above; run this inside the project or pass --dir")
+    folder = folder_or_refuse(parser, args.dir)
     state = State(folder, args.settings.cache)
     if args.reset and not args.exercise:
         state.data["hints"] = {}

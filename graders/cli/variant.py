@@ -20,7 +20,7 @@ from ..grading.report import wrap
 from ..grading.folder import variant_of
 from .name import COMMAND
 from .state import State
-from .where import Unknown, find_folder, refuse, resolve
+from .where import Unknown, folder_or_refuse, refuse, resolve
 
 MAX_ID = 200
 
@@ -42,9 +42,7 @@ def register(sub) -> None:
 
 
 def run(parser, args) -> int:
-    folder = args.dir or find_folder()
-    if folder is None:
-        refuse(parser, "no exercises/ folder here or above; run this inside the project or pass --dir")
+    folder = folder_or_refuse(parser, args.dir)
     if args.student is not None and args.clear:
         refuse(parser, "--id and --clear ask for opposite things; give one")
     state = State(folder, args.settings.cache)

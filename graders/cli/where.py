@@ -44,6 +44,14 @@ def holds_exercises(folder: Path) -> bool:
     return folder.is_dir() and (folder.name == "exercises" or any((folder / f"{s}.py").is_file() for s in SLUGS))
 
 
+def folder_or_refuse(parser, chosen: Path | None) -> Path:
+    """The learner's exercises folder: ``chosen`` (--dir), else the one found from here; else refuse."""
+    folder = chosen or find_folder()
+    if folder is None:
+        refuse(parser, "no exercises/ folder here or above; run this inside the project or pass --dir")
+    return folder
+
+
 def find_folder(start: Path | None = None) -> Path | None:
     """exercises/ in ``start`` (default: the working folder) or above it, or ``start``
     itself when it holds the exercise files; None if there is none."""
