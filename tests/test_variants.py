@@ -229,6 +229,27 @@ def test_the_learner_sets_an_id_and_is_checked_on_that_students_numbers(tmp_path
     assert main(["check", "hand_scores", "--dir", str(folder)]) == 1
 
 
+def test_a_result_kept_at_full_marks_before_the_id_was_set_is_not_shown_after(tmp_path, monkeypatch, capsys):
+    """The seed's answers at full marks are kept (cli/kept.py); once an id gives other numbers, check
+    grades them again on those, and says so, instead of showing the kept 8/8."""
+    from graders.cli import main
+
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    (folder / "hand_scores.py").write_text(solution_for(0))
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "cache"))
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 0
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 0
+    assert "was not run again" in capsys.readouterr().out  # kept, as before
+    assert main(["variant", "--id", "ann", "--dir", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 1
+    said = capsys.readouterr().out
+    assert "graded on your own numbers" in said and "was not run again" not in said
+    assert main(["variant", "--clear", "--dir", str(folder)]) == 0
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 0
+
+
 # ------------------------------------------------------------------ in a notebook
 @pytest.fixture()
 def kernel_folder(tmp_path, monkeypatch):

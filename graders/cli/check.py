@@ -187,7 +187,7 @@ def kept_results(targets, args) -> dict:
     for t in targets:
         key = t.path.parent.resolve()
         if key not in folders:
-            folders[key] = Kept(key, hidden=not args.public_only, timeout=args.timeout, plans=args.settings.plans)
+            folders[key] = Kept.of(key, args.settings, hidden=not args.public_only, timeout=args.timeout)
         result = folders[key].get(t.slug)
         if result is not None:
             found[t] = result

@@ -57,6 +57,15 @@ class Kept:
         self.store = NamedFiles(usable(plans.parent / "kept", [self.folder]) if plans else None)
         self.files = folder_digest(self.folder, FIRST)
 
+    @classmethod
+    def of(cls, folder: Path, settings, *, hidden: bool, timeout: float) -> Kept:
+        """The kept results of ``folder`` for the command's ``settings``, and for the student id the
+        learner set there (variant.py): a result kept for one student's numbers is not another's."""
+        from .state import State
+
+        return cls(folder, hidden=hidden, timeout=timeout, plans=settings.plans,
+                   student=State(folder, settings.cache).student)
+
     def get(self, slug: str) -> ExerciseResult | None:
         """The kept result of ``slug``, if its digest is today's."""
         try:

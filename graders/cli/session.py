@@ -62,8 +62,7 @@ class Session:
 
         key = Path(folder).resolve()
         if key not in self.kept:
-            self.kept[key] = Kept(key, hidden=not self.public_only, timeout=self.timeout, plans=self.settings.plans,
-                                  student=self.student(key))
+            self.kept[key] = Kept.of(key, self.settings, hidden=not self.public_only, timeout=self.timeout)
         return self.kept[key]
 
     def student(self, folder: Path) -> str | None:
