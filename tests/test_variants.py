@@ -374,3 +374,23 @@ def test_an_answer_right_for_the_texts_numbers_is_told_so_and_not_given_a_mistak
 
 
 SEED_DIFFERENCE = 1  # q·k₂ - q·k₁ of variant 11 (-3 - -4): its weights are the seed's (1, 0) swapped
+
+
+def test_a_class_graded_with_variants_is_not_regraded_without_them_by_accident(klass, tmp_path, capsys):
+    import shutil
+
+    from graders.cli import main
+
+    out, _ = klass
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    subs = out.parent / "class"
+    before = (copy / "gradebook.csv").read_text()
+    args = ["grade", str(subs), "--out", str(copy), "--jobs", "2", "--no-progress", "--assignment", "part1_scores"]
+    with pytest.raises(SystemExit):
+        main(args)
+    said = capsys.readouterr().err
+    assert "holds results graded on each student's own numbers (--variants)" in said and "--force" in said
+    assert (copy / "gradebook.csv").read_text() == before
+    assert main(args + ["--variants"]) == 0  # as before: everyone kept
+    assert "5 student(s) already graded" in capsys.readouterr().out

@@ -271,14 +271,23 @@ def _chosen(found, wanted):
 
 
 def _check_selection(opts: Options, exercises) -> None:
-    """Refuse to replace results made for other exercises (another --assignment) unless forced."""
+    """Refuse to replace results made for other exercises (another --assignment), or with variants
+    turned the other way (each student's own numbers, or everyone the lessons'), unless forced."""
     if opts.force:
         return
+    varies = any(registry.get(slug).varies for slug in exercises)
     for name in _graded(opts.out):
-        before = stored(opts.out, name).get("exercises")
+        made = stored(opts.out, name)
+        before = made.get("exercises")
         if before is not None and tuple(before) != tuple(exercises):
             raise BatchError(f"{opts.out} holds results for other exercises ({', '.join(before)}); grade into "
                              f"another --out folder (one per assignment, say), or pass --force to replace them")
+        if varies and made and ("variants" in made) != opts.variants:
+            was, now = ("each student's own numbers (--variants)", "the lessons' numbers") if "variants" in made \
+                else ("the lessons' numbers", "each student's own numbers (--variants)")
+            raise BatchError(f"{opts.out} holds results graded on {was}; this run would grade on {now} and change "
+                             f"those grades: grade as before, into another --out folder, or pass --force to "
+                             f"replace them")
 
 
 def _graded(out: Path) -> list:
