@@ -394,3 +394,16 @@ def test_a_class_graded_with_variants_is_not_regraded_without_them_by_accident(k
     assert (copy / "gradebook.csv").read_text() == before
     assert main(args + ["--variants"]) == 0  # as before: everyone kept
     assert "5 student(s) already graded" in capsys.readouterr().out
+
+
+def test_the_same_answers_on_two_students_numbers_are_not_one_group(klass):
+    """ann's answers are right for her variant; bob handed in the same answers, on his: the class report
+    must not group them as one behaviour (one at full marks, one not), nor dan's text numbers as the reference's."""
+    from graders.classroom import analysis, groups
+
+    out, _ = klass
+    sig = {s: results(out, s)["extra_data"]["behaviour"]["hand_scores"]["signature"] for s in ("ann", "bob")}
+    assert sig["ann"] != sig["bob"]
+    found = groups.of(analysis.load(out))["hand_scores"]
+    lost = {m for g in found if g.answers_otherwise for m in g.members}
+    assert lost == {"bob", "dan", "cat"} and not any({"ann", "bob"} <= set(g.members) for g in found)

@@ -37,6 +37,7 @@ class Group:
     shown: list = field(default_factory=list)  # the first member's calls answered otherwise than the reference
     differ: int = 0  # how many recorded calls the first member answers otherwise (at most behaviour.MAX_DIFFER)
     values: bool = False  # some of those answers are values it returned (not an exception, a timeout)
+    variant: int = 0  # the members' numbers (kit/variants.py): the reference answers only the seed's
 
     @property
     def key(self) -> str:
@@ -50,8 +51,9 @@ class Group:
     @property
     def answers_otherwise(self) -> bool:
         """The members answer some recorded call otherwise than the reference, and not all at full marks:
-        a group a comment can speak to."""
-        return self.differ > 0 and not self.full
+        a group a comment can speak to. On a variant's numbers, not being at full marks is enough: the
+        reference answers the seed's, which is a mistake there."""
+        return (self.differ > 0 or self.variant != 0) and not self.full
 
     @property
     def mistake(self) -> str:
@@ -88,6 +90,7 @@ def of(klass: analysis.Class) -> dict:
                 differ = [x for x in b.get("differ", []) if isinstance(x, str)] if isinstance(b.get("differ"), list) else []
                 g.differ = len(differ)
                 g.values = any(is_value(x.partition(":")[2]) for x in differ)
+                g.variant = b["variant"] if isinstance(b.get("variant"), int) else 0
             g.members.append(s.name)
             g.points.append(s.scores.get(e.slug, 0.0))
             hints = {analysis.hint_of(t["output"]) for t in s.tests if t["exercise"] == e.slug and t["max_score"]} - {""}

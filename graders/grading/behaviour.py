@@ -47,8 +47,9 @@ _reference_tokens: dict = {}  # plan key -> the reference's tokens (this process
 class Observed:
     """The tokens of one file's answers, check by check, as the checks' batches got them."""
 
-    def __init__(self, ref):
+    def __init__(self, ref, variant: int = 0):
         self.ref, self.tokens, self.differ, self.shown = ref, [], [], []
+        self.variant = variant  # the student's numbers (kit/variants.py): the same answers on others are not alike
 
     def add(self, plan, answers, hung=None) -> None:
         expected = _expected(plan, self.ref)
@@ -72,14 +73,17 @@ class Observed:
         if not self.tokens:
             return None
         calls = sum(not t.startswith("plan ") for t in self.tokens)
-        return {"signature": _hex("\n".join(self.tokens)), "calls": calls,
-                "differ": self.differ, "shown": self.shown}
+        tokens = self.tokens + ([f"variant {self.variant}"] if self.variant else [])
+        return {"signature": _hex("\n".join(tokens)), "calls": calls, "differ": self.differ, "shown": self.shown,
+                **({"variant": self.variant} if self.variant else {})}
 
 
 @contextmanager
-def observing(ref):
-    """Collect the answers of the checks run inside (``saw``) into an Observed, for ``ref``."""
-    observed = Observed(ref)
+def observing(ref, variant: int = 0):
+    """Collect the answers of the checks run inside (``saw``) into an Observed, for ``ref`` and the
+    student's ``variant``; the reference answers the seed's numbers, so on a variant ``differ`` says
+    where the file answers otherwise than the seed, which a right answer does too."""
+    observed = Observed(ref, variant)
     reset = _current.set(observed)
     try:
         yield observed
