@@ -162,7 +162,8 @@ def klass(tmp_path_factory):
     own = {"ann": solution_for(variants.of("part1_scores", "ann")),
            "eve": solution_for(variants.of("part1_scores", "eve")).replace("d_k = 2", "d_k = 2  # two coordinates"),
            "dan": solution_for(0), "cat": (ROOT / "exercises" / "hand_scores.py").read_text()}
-    own["bob"] = own["ann"].replace("att", "weights")
+    own["bob"] = re.sub(r"\batt\b", "weights", own["ann"])  # ann's answers, a name changed
+    assert own["bob"] != own["ann"]
     for student, text in own.items():
         (root / "class" / student).mkdir(parents=True)
         (root / "class" / student / "hand_scores.py").write_text(text)
@@ -407,3 +408,16 @@ def test_the_same_answers_on_two_students_numbers_are_not_one_group(klass):
     found = groups.of(analysis.load(out))["hand_scores"]
     lost = {m for g in found if g.answers_otherwise for m in g.members}
     assert lost == {"bob", "dan", "cat"} and not any({"ann", "bob"} <= set(g.members) for g in found)
+
+
+def test_a_mistake_on_ones_own_numbers_is_named_and_never_taken_for_another_variant(folder):
+    """Keys written in the wrong order give s₁ and s₂ swapped: on many variants that pair is another
+    variant's right scores, but the whole answer is not, so the mistake is named and no variant is."""
+    flagged = 0
+    for variant in range(1, variants.COUNT + 1, 7):
+        n = hs.numbers(variant)
+        text = solution_for(variant).replace(f"k = ({n.k1}, {n.k2})", f"k = ({n.k2}, {n.k1})")
+        told = " ".join(c.message for c in grade(folder, text, variant).checks)
+        assert "s₁ and s₂ are swapped" in told, (variant, told)
+        flagged += bool(variants.OTHER_VARIANT.search(told)) or "other students' numbers" in told
+    assert flagged == 0

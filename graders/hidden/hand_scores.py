@@ -4,8 +4,8 @@ The expected values are worked out here, exactly, from the numbers of the varian
 graded (``numbers()``: the seed's are the reference solution's, tests/test_variants.py
 holds it), so that a student with a variant is graded on their own numbers."""
 
-from ..kit import Mistake, Outcome, check, compare, fail, module, other_numbers, to_expr
-from ..hand_scores import (LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, numbers,
+from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
+from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, numbers,
                            pair_hint, score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
@@ -41,10 +41,31 @@ def expected() -> Exact:
     return Exact(numbers())
 
 
+def _fits_elsewhere(sub) -> list:
+    """The variants other than the student's (0: the exercise's text) for whose numbers all six of the
+    student's values are right; [] without a variant, or when a value cannot be read. Only all six
+    count: a pair alone often fits another variant by chance (a swap, a factor of two)."""
+    if current_variant() == 0:
+        return []
+    fits = None
+    for func in FUNCS:
+        try:
+            exprs = [to_expr(v, {})[0] for v in answer_pair(sub, func)]
+        except Exception:  # noqa: BLE001 - a pair that cannot be read fits nothing (its own check says why)
+            return []
+        if not all(e is not None and e.is_number for e in exprs):
+            return []
+        here = set(variants_with(func, 0, exprs[0])) & set(variants_with(func, 1, exprs[1]))
+        fits = here if fits is None else fits & here
+    return sorted(fits - {current_variant()})
+
+
 def _exact_value(sub, ref, func, index, mistakes):
-    """Hidden: value ``index`` of ``func`` must equal the exact answer for the student's numbers."""
+    """Hidden: value ``index`` of ``func`` must equal the exact answer for the student's numbers.
+    A wrong value is explained, if at all, by the student's whole answer being right for other numbers,
+    else by a known mistake on their own numbers (``mistakes``)."""
     values = answer_pair(sub, func)
-    ref = expected()
+    ref = expected()  # the exact answers on the student's numbers, not the reference module's seed answers
     expected_value = getattr(ref, func)()[index]
     name = f"{LETTER[func]}{SUB[index]} = {func}()[{index}]"
     verdict = compare(sp.sympify(expected_value), values[index])
@@ -54,8 +75,7 @@ def _exact_value(sub, ref, func, index, mistakes):
     if verdict.outcome == Outcome.FAILED:
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            fits = set(variants_with(func, 0, exprs[0])) & set(variants_with(func, 1, exprs[1]))
-            hint = other_numbers(sorted(fits)) or pair_hint(exprs, mistakes(ref))
+            hint = other_numbers(_fits_elsewhere(sub)) or pair_hint(exprs, mistakes(ref))
     fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
