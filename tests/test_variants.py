@@ -319,9 +319,11 @@ def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
         where = tmp_path / "submitted" / student / "part1_scores"
         where.mkdir(parents=True)
         (where / "hand_scores.ipynb").write_text(json.dumps(nb))
-    flags = [f for f in integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"])
+    flags = [f for f in integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"], variants=True)
              if f.kind != "identical answers"]  # all three hand in the reference
     assert [(f.student, f.kind) for f in flags] == [("fay", "id does not match its folder")], flags
+    without = integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"])  # a course without variants
+    assert [f.kind for f in without if f.kind != "identical answers"] == []
     assert "'eli'" in flags[0].detail
 
 
@@ -421,3 +423,16 @@ def test_a_mistake_on_ones_own_numbers_is_named_and_never_taken_for_another_vari
         assert "s₁ and s₂ are swapped" in told, (variant, told)
         flagged += bool(variants.OTHER_VARIANT.search(told)) or "other students' numbers" in told
     assert flagged == 0
+
+
+def test_the_digest_table_is_part_of_what_grades_and_plans_are_kept_by(monkeypatch):
+    """A table fixed in a new version must not leave results, kept results or passes made with the old one."""
+    from graders.grading import plancache, sources
+
+    for module in ("hand_scores", "hidden.hand_scores"):
+        assert "variants/hand_scores.txt" in plancache.sources_of(module)
+    assert "variants/hand_scores.txt" not in plancache.sources_of("softmax")
+    read = []
+    monkeypatch.setattr(sources, "regular_files", lambda root, pattern: read.append((root.name, pattern)) or [])
+    sources._files_hash(__import__("hashlib").sha256())
+    assert ("graders", "variants/*.txt") in read

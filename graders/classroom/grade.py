@@ -190,7 +190,7 @@ def _integrity(opts: Options, course, differences) -> None:
     layout = layout_of(opts.submissions)
     release = Path(course.CourseDirectory.root) / "release" if course is not None else None
     codes, exercises = {}, exercises_of(opts, layout)
-    flags = integrity.scan(opts.submissions, layout.name, release, exercises, codes=codes)
+    flags = integrity.scan(opts.submissions, layout.name, release, exercises, codes=codes, variants=opts.variants)
     flags += integrity.unhardened(differences)
     flags += copying.find(opts.out, codes, exercises, release)
     integrity.write(opts.out, flags)

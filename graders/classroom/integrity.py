@@ -65,9 +65,11 @@ class Flag:
     detail: str
 
 
-def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None, codes=None) -> list[Flag]:
+def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None, codes=None,
+         variants: bool = False) -> list[Flag]:
     """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders"). ``codes``: a dict
-    that gets, per slug, {student: (where, answer's code)} for copying.py."""
+    that gets, per slug, {student: (where, answer's code)} for copying.py. ``variants``: the class was
+    graded on each student's own numbers, so a notebook's STUDENT_ID matters."""
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     flags, answers = [], {}
     for entry in sorted(Path(submissions).iterdir()):
@@ -79,7 +81,7 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
             try:
                 if layout == "nbgrader":
                     answer = _notebook(entry / ex.assignment / f"{ex.slug}.ipynb", ex.slug, who, where, release,
-                                       flags)
+                                       flags, variants)
                 else:
                     answer = _source(entry / where)
                 if answer is not None:
@@ -158,7 +160,7 @@ def _source(path: Path) -> str | None:
     return text
 
 
-def _notebook(path, slug, who, where, release, flags) -> str | None:
+def _notebook(path, slug, who, where, release, flags, variants=False) -> str | None:
     """The answer cell's source (flags for the other code cells go to ``flags``), or None."""
     if not path.is_file() or path.is_symlink():
         return None
@@ -179,7 +181,7 @@ def _notebook(path, slug, who, where, release, flags) -> str | None:
                 flags.append(Flag(who, where, "checks cell changed", f"the locked cell {gid} is not the release's"))
         elif len(source) <= MAX_ID_CELL and typed_id(source) is not None:
             typed = typed_id(source)
-            if typed and typed != who:
+            if variants and typed and typed != who:
                 flags.append(Flag(who, where, "id does not match its folder",
                                   f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (their numbers "
                                   f"are graded as {who}'s)"))

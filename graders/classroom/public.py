@@ -20,6 +20,8 @@ PACKAGE = Path(__file__).resolve().parents[1]
 PUBLIC_ROOMS = ("cli", "grading", "kit", "bounded", "sandbox", "hints", "variants")  # shipped whole
 PUBLIC_FILES = ("__init__.py", "registry.py", *(f"{e.slug}.py" for e in registry.EXERCISES))  # and the graders
 INSTRUCTOR_ONLY = ("hidden", "classroom", "batch")  # never shipped (tests/test_release.py: every room is on a list)
+# What a copy gets written into it: the recorded plans, the course's choices (course.py: variants on or off).
+WRITTEN_IN_A_COPY = ("plans", "course.json", "__pycache__")
 CACHES = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", ".hypothesis")
 
 
@@ -86,5 +88,5 @@ def instructor_only_in(root: Path) -> list[str]:
         copy = marker.parent
         if (copy / "kit").is_dir():
             found += [p.relative_to(root).as_posix() for p in sorted(copy.iterdir())
-                      if p.name not in ("plans", "__pycache__") and not is_public(p.name)]
+                      if p.name not in WRITTEN_IN_A_COPY and not is_public(p.name)]
     return found

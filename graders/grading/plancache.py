@@ -64,14 +64,23 @@ def plan_key(module: str, name: str, solution: Path | None) -> str:
     return h.hexdigest()
 
 
-@lru_cache(maxsize=None)
-def _sources_digest(rel_module: str) -> str:
+def sources_of(rel_module: str) -> set:
+    """The files, relative to the package, that a check of grader ``rel_module`` depends on."""
     files = {Path(*rel_module.split(".")).with_suffix(".py").as_posix()}
     if rel_module.startswith("hidden."):
         files.add(rel_module.split(".", 1)[1] + ".py")  # a hidden grader imports its public twin
     for item in SHARED_SOURCES:
         path = PACKAGE / item
         files |= ({p.relative_to(PACKAGE).as_posix() for p in path.glob("*.py")} if path.is_dir() else {item})
+    table = Path("variants", rel_module.rpartition(".")[2] + ".txt")  # a grader's digest table (kit/variants.py)
+    if (PACKAGE / table).is_file():
+        files.add(table.as_posix())
+    return files
+
+
+@lru_cache(maxsize=None)
+def _sources_digest(rel_module: str) -> str:
+    files = sources_of(rel_module)
     h = hashlib.sha256()
     for rel in sorted(files):
         path = PACKAGE / rel
