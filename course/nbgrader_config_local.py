@@ -13,7 +13,7 @@ c = get_config()  # noqa: F821 - nbgrader provides get_config
 
 # Student ids, if you keep a roster: `nbgrader db student import students.csv`.
 
-# Each student their own numbers in the exercises that vary (hand_scores): the notebooks show each
-# student theirs (run `attn-grade course build` after changing this) and `attn-grade grade
-# --nbgrader-course` grades each on them.
+# Each student their own numbers in the exercises that vary (hand_scores, worked_example): the
+# notebooks show each student theirs (run `attn-grade course build` after changing this) and
+# `attn-grade grade --nbgrader-course` grades each on them.
 # c.AttnGrade.variants = True

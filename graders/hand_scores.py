@@ -192,9 +192,13 @@ def digest(func, index, expr, variant: int | None = None):
     return full[:24] if variant == 0 else full[:10]
 
 
-@lru_cache(maxsize=1024)
+_ROUNDED: dict = {}  # expr -> its rounded text, for the values that have one (a time-out is never kept)
+
+
 def _rounded(expr):
     """``expr``'s value rounded to 10 decimals, as text, or None if it has none (or takes over a second)."""
+    if expr in _ROUNDED:
+        return _ROUNDED[expr]
     with time_limit(1.0) as timed_out:
         try:
             value = Decimal(str(sp.re(sp.N(expr, 40))))
@@ -203,7 +207,10 @@ def _rounded(expr):
             return None
     if timed_out():
         return None
-    return "0.0000000000" if text == "-0.0000000000" else text
+    text = "0.0000000000" if text == "-0.0000000000" else text
+    if len(_ROUNDED) < 4096:
+        _ROUNDED[expr] = text
+    return text
 
 
 def variants_with(func, index, expr) -> list:

@@ -436,3 +436,15 @@ def test_the_digest_table_is_part_of_what_grades_and_plans_are_kept_by(monkeypat
     monkeypatch.setattr(sources, "regular_files", lambda root, pattern: read.append((root.name, pattern)) or [])
     sources._files_hash(__import__("hashlib").sha256())
     assert ("graders", "variants/*.txt") in read
+
+
+@pytest.mark.parametrize("extra", ['"oops"', '{"variants": [1]}', '{"variants": {"hand_scores": "x"}}', "null"])
+def test_show_reads_a_results_file_whose_variants_are_malformed(tmp_path, extra, capsys):
+    from graders.cli import main
+
+    path = tmp_path / "results.json"
+    path.write_text('{"tests": [{"exercise": "hand_scores", "name": "x", "score": 0, "max_score": 1, '
+                    f'"output": "hi"}}], "extra_data": {extra}}}')
+    main(["show", str(path)])
+    out = capsys.readouterr().out
+    assert "hand_scores" in out and "variant" not in out

@@ -86,7 +86,8 @@ def register(subparsers) -> None:
                           "same versions and isolate students as this machine does; needs "
                           "pip install 'attn-exercises[cluster]'")
     grd.add_argument("--variants", action="store_true",
-                     help="give each student their own numbers in the exercises that vary (hand_scores): "
+                     help="give each student their own numbers in the exercises that vary (hand_scores, "
+                          "worked_example): "
                           "a public function of the assignment and the student's id (the folder's name, "
                           "nbgrader's student id) picks one of 64 variants; with --nbgrader-course, "
                           "c.AttnGrade.variants = True in the course's nbgrader_config_local.py does too")

@@ -125,7 +125,7 @@ def write(out: Path, flags: list[Flag]) -> None:
 def summary(flags: list[Flag], most: int = 20) -> str:
     if not flags:
         return "Integrity: nothing to look at"
-    kinds = ", ".join(f"{k} {n}" for k, n in sorted(Counter(f.kind for f in flags).items()))
+    kinds = ", ".join(f"{k}: {n}" for k, n in sorted(Counter(f.kind for f in flags).items()))
     lines = [f"Integrity: {len(flags)} flag(s) for a person to look at ({kinds}); no score was changed by them:"]
     lines += [f"  {f.student} {f.where}: {f.kind}: {f.detail}" for f in flags[:most]]
     if len(flags) > most:

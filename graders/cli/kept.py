@@ -102,8 +102,9 @@ class Kept:
 def _result(data: dict, slug: str) -> ExerciseResult:
     checks = [CheckResult(**{k: c[k] for k in ("exercise", "name", "points", "max_points", "outcome",
                                                 "message", "visibility")}) for c in data["checks"]]
+    variant = data.get("variant", 0)  # to_dict keeps it only when not the seed's
     result = ExerciseResult(data["exercise"], data["title"], checks, data["problem"], data["missing"],
-                            data["seconds"])
+                            data["seconds"], variant=variant if type(variant) is int else 0)
     if result.exercise != slug or not all(isinstance(c.points, (int, float)) for c in checks):
         raise ValueError("not this exercise's result")
     return result

@@ -1,7 +1,7 @@
 """attn-grade variant: a student's own numbers, in a course that gives each student theirs.
 
 An instructor may grade a course with variants (``attn-grade grade --variants``): then
-the exercises whose numbers can change (hand_scores) give each student their own small
+the exercises whose numbers can change (hand_scores, worked_example) give each student their own
 numbers, picked from the assignment and the student's id (graders/kit/variants.py). The
 student tells this command their id once, ``attn-grade variant --id ID`` (kept for the
 exercises folder, state.py); from then on ``check`` and ``watch`` grade their files on those
@@ -30,8 +30,9 @@ def register(sub) -> None:
         "variant", help="your own numbers, when your course gives each student theirs",
         description="Show the numbers your exercises use. A course may give each student their own numbers "
                     "in some exercises (your instructor says so); then set your student id once, as your course "
-                    f"knows it (your JupyterHub user name, say), with '{COMMAND} variant --id ID', and check and "
-                    "watch grade your files on your numbers. Without an id your numbers are those in the "
+                    f"knows it (your JupyterHub user name, say; capitals count), with '{COMMAND} variant --id "
+                    "ID', and check and watch grade your files on your numbers. The id is kept for the exercises "
+                    "folder in your attn-grade cache folder. Without an id your numbers are those in the "
                     "exercise's text.")
     p.add_argument("exercise", nargs="?", metavar="EXERCISE",
                    help="slug, number or file (default: every exercise whose numbers can change)")
@@ -55,9 +56,11 @@ def run(parser, args) -> int:
         state.save()
         print(f"student id for {folder}: {student}")
     elif args.clear:
+        had = state.student
         state.set_student(None)
         state.save()
-        print(f"no student id for {folder} any more: the exercises' own numbers")
+        print(f"no student id for {folder} any more: the exercises' own numbers" if had else
+              f"no student id was set for {folder}: the exercises' own numbers")
     try:
         slugs = [resolve(args.exercise, folder).slug] if args.exercise else \
             [e.slug for e in registry.EXERCISES if e.varies]
@@ -65,6 +68,8 @@ def run(parser, args) -> int:
         refuse(parser, str(exc))
     for line in lines(slugs, state.student):
         print(line)
+    if state.student is None and not args.clear:
+        print(f"If your course gives each student their own numbers: {COMMAND} variant --id ID")
     return 0
 
 
@@ -77,7 +82,7 @@ def lines(slugs, student: str | None) -> list[str]:
         if not exercise.varies:
             head = f"{slug}: the same numbers for everyone, as its text gives them"
         elif student is None:
-            head = f"{slug}: the exercise's own numbers (no student id set; {COMMAND} variant --id ID sets it)"
+            head = f"{slug}: the exercise's own numbers (no student id set)"
         else:
             head = f"{slug}: variant {variant} of {exercise.assignment}, for student {student}"
         out.append(textwrap.fill(head, 78, subsequent_indent="  "))

@@ -102,6 +102,7 @@ _ROW = re.compile(r"\[[^\[\]\n]{0,38}\]")  # an array's innermost row, short eno
 _NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
 _NAMED = re.compile(r"(?<=\w) = (?=\[)")  # "got A = [[0.1, ...": never "got A" then "= [[0.1" below
 _TERM = re.compile(r"\([^()\n]{0,24}\)")  # "e^(0 - 1)", "(n_heads, N, d_k)": never "e^(0" then "- 1)"
+_VALUE = re.compile(r"[^\s(,]{1,12} = \([^()\n]{0,16}\)")  # "v₂ = (0, 4)": never "v₂" then "= (0, 4)"
 
 
 def _glued(text: str, keep=None) -> str:
@@ -111,7 +112,7 @@ def _glued(text: str, keep=None) -> str:
     def glue(m):
         return m.group().replace(" ", _NBSP)
 
-    for pattern in (_ROW, _TERM) + ((keep,) if keep is not None else ()):
+    for pattern in (_ROW, _VALUE, _TERM) + ((keep,) if keep is not None else ()):
         text = pattern.sub(glue, text)
     return _NAMED.sub(f"{_NBSP}={_NBSP}", text)
 

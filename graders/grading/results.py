@@ -126,8 +126,10 @@ def from_gradescope(data: dict) -> list:
         slug = clean(str(t["exercise"]))
         if slug not in by:
             title = registry.BY_SLUG[slug].title if slug in registry.BY_SLUG else slug
-            variant = ((data.get("extra_data") or {}).get("variants") or {}).get(slug, 0)
-            by[slug] = ExerciseResult(slug, title, variant=variant if isinstance(variant, int) else 0)
+            extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
+            chosen = extra.get("variants") if isinstance(extra.get("variants"), dict) else {}
+            variant = chosen.get(slug, 0)
+            by[slug] = ExerciseResult(slug, title, variant=variant if type(variant) is int else 0)
         name = str(t["name"])
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
