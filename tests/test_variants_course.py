@@ -74,3 +74,19 @@ def test_the_nbgrader_gradebook_holds_the_variant_scores(graded):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "attn-exercises") as gb:
         scores = {s: gb.find_submission_notebook("hand_scores", "part1_scores", s).score for s in ("ann", "fay")}
     assert scores["ann"] == 8 and scores["fay"] < 4
+
+
+def test_a_gradescope_archive_built_with_variants_grades_the_submitter_on_their_numbers(tmp_path):
+    """Gradescope's run_autograder, in its folder layout: the submitter is the email in
+    submission_metadata.json; without one, the text's numbers, and the output says so."""
+    from test_gradescope import _autograde, _total
+
+    archive = tmp_path / "autograder.zip"
+    assert main(["gradescope", str(archive), "--exercises", "hand_scores", "--variants"]) == 0
+    ann = variants.of("part1_scores", "ann@uni.example")
+    files = {"hand_scores.py": solution_for(ann),
+             "../submission_metadata.json": json.dumps({"users": [{"email": "ann@uni.example", "sid": ""}]})}
+    data = _autograde(archive, tmp_path / "a", files)
+    assert _total(data) == 8 and data["extra_data"]["variants"] == {"hand_scores": ann}
+    seed = _autograde(archive, tmp_path / "b", {"hand_scores.py": solution_for(0)})
+    assert _total(seed) == 8 and "No submitter's email" in seed["output"]

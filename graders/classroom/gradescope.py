@@ -12,7 +12,9 @@ The archive holds, at its root (Gradescope unpacks it into /autograder/source):
 ``run`` grades /autograder/submission (``<slug>.py`` files, or the assignment's
 notebooks, whose answer cells are taken as for nbgrader, never run) with the
 sandboxed engine and writes /autograder/results/results.json in Gradescope's
-format. ATTN_AUTOGRADER_ROOT moves /autograder (the tests use that);
+format. An archive built with ``--variants`` grades each student on their own
+numbers (kit/variants.py), the student being the submitter's email in
+/autograder/submission_metadata.json. ATTN_AUTOGRADER_ROOT moves /autograder (the tests use that);
 ATTN_AUTOGRADER_PYTHON names the interpreter run_autograder uses.
 """
 
@@ -64,11 +66,11 @@ OWNER_FILE, OWNER_FOLDER = 0o600, 0o700
 
 
 def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0,
-          allow_unisolated: bool = False) -> Path:
+          allow_unisolated: bool = False, variants: bool = False) -> Path:
     from .release import _dependencies
 
     config = {"exercises": list(exercises), "hidden_visibility": hidden_visibility, "timeout": timeout,
-              "allow_unisolated": allow_unisolated}
+              "allow_unisolated": allow_unisolated, **({"variants": True} if variants else {})}
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
@@ -138,10 +140,12 @@ class Unisolated(RuntimeError):
     """The sandbox cannot isolate a submission here, and the archive was not built to allow that."""
 
 
-def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path | None = None) -> dict:
+def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path | None = None,
+          student: str | None = None) -> dict:
     """The results.json (Gradescope's format) for one submission. ``seen`` gets "box": what the
     sandbox said of itself, as soon as it said it (so a grader that fails can still tell).
-    ``plans``: the plan cache's folder (a Settings' ``plans``), or None for memory only."""
+    ``plans``: the plan cache's folder (a Settings' ``plans``), or None for memory only.
+    ``student``: whose numbers to grade on, in an archive built with variants (None: the seed's)."""
     from ..grading.folder import Folder
 
     start, timeout = time.monotonic(), float(config.get("timeout", 10.0))
@@ -150,7 +154,7 @@ def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path 
         work = Path(tmp) / "submission"
         work.mkdir()
         problems = stage(submission, config["exercises"], work)
-        with Folder(work, timeout=timeout, plans=plans, scratch=tmp) as folder:
+        with Folder(work, timeout=timeout, plans=plans, scratch=tmp, student=student) as folder:
             try:
                 folder.start()
                 if not folder.report.isolated and not config.get("allow_unisolated"):
@@ -163,7 +167,20 @@ def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path 
                     seen["box"] = box
     from .gsresults import for_gradescope
 
-    return for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
+    data = for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
+    if config.get("variants"):
+        data.setdefault("extra_data", {})["variants"] = {r.exercise: r.variant for r in results if r.variant}
+    return data
+
+
+def submitter(root: Path) -> str | None:
+    """The submitter's email, from Gradescope's submission_metadata.json, or None if it names none."""
+    try:
+        users = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8")).get("users")
+        email = users[0].get("email") if isinstance(users, list) and users and isinstance(users[0], dict) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return email.strip() if isinstance(email, str) and email.strip() else None
 
 
 def run(root: Path, settings: Settings | None = None) -> int:
@@ -197,7 +214,11 @@ def _grade_into(root: Path, plans: Path | None) -> int:
     seen = {}
     try:
         config = json.loads((root / "source" / "autograder.json").read_text(encoding="utf-8"))
-        data = grade(root / "submission", config, seen, plans)
+        student = submitter(root) if config.get("variants") else None
+        data = grade(root / "submission", config, seen, plans, student)
+        if config.get("variants") and student is None:
+            data["output"] = (data.get("output", "") + "\nNo submitter's email in submission_metadata.json: "
+                              "graded on the numbers in the exercises' text.").strip()
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
         data = {"score": 0.0, "output": f"The autograder failed ({type(exc).__name__}: {exc}); this is not your "
                                         f"fault: tell your instructor.", "tests": [],
@@ -229,6 +250,10 @@ def register(subparsers) -> None:
     p.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_published",
                    help="when students see the hidden checks (default: after_published)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per call (default: 10)")
+    p.add_argument("--variants", action="store_true",
+                   help="each student their own numbers in the exercises that vary (as 'attn-grade grade "
+                        "--variants'); the student's id is their Gradescope email, which they give to "
+                        "'attn-learn variant --id' to see their numbers")
     p.add_argument("--allow-unisolated", action="store_true",
                    help="grade even where the sandbox cannot keep submissions from the solutions (no namespaces "
                         "and no Landlock: an old kernel); results.json's extra_data then says so")
@@ -250,7 +275,7 @@ def _run(parser, args) -> int:
         parser.error(f"{args.zip}: the archive's name should end in .zip")
     if not (ROOT / "solutions").is_dir() or not (ROOT / "graders" / "hidden").is_dir():
         parser.error("the autograder needs the hidden checks and the solutions: run this in the instructor's checkout")
-    build(args.zip, slugs, args.hidden_visibility, args.timeout, args.allow_unisolated)
+    build(args.zip, slugs, args.hidden_visibility, args.timeout, args.allow_unisolated, args.variants)
     print(f"wrote {args.zip}: an autograder for {', '.join(slugs)}; hidden checks {args.hidden_visibility}")
     return 0
 
