@@ -235,3 +235,15 @@ def test_show_reads_a_results_file_whose_variants_are_malformed(tmp_path, extra,
     main(["show", str(path)])
     out = capsys.readouterr().out
     assert "hand_scores" in out and "variant" not in out
+
+
+def test_the_class_report_shows_each_students_variant_and_their_feedback_says_it(klass):
+    from graders.cli import main
+
+    out, _ = klass
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    students = page[page.index("<h2>Students</h2>"):page.index("<h2>Feedback</h2>")]
+    assert "<th>variants</th>" in students and f"hand_scores {variants.of('part1_scores', 'ann')}<" in students
+    feedback = page[page.index("<h2>Feedback</h2>"):]
+    assert f"graded on your own numbers, variant {variants.of('part1_scores', 'bob')}" in feedback

@@ -48,6 +48,7 @@ class Student:
     total: float
     tests: list  # the results.json tests
     behaviour: dict = field(default_factory=dict)  # slug -> what its answers do (grading/behaviour.py)
+    variants: dict = field(default_factory=dict)  # slug -> the student's variant, in a class graded with them
 
 
 @dataclass
@@ -108,12 +109,20 @@ def load(out: Path, assignments=()) -> Class:
         scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
         total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
         students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown],
-                                {k: v for k, v in behaviour_in(data).items() if k in shown}))
+                                {k: v for k, v in behaviour_in(data).items() if k in shown},
+                                {k: v for k, v in variants_in(data).items() if k in shown}))
     flags_file = out / "integrity.json"
     flags = json.loads(flags_file.read_text(encoding="utf-8")) if flags_file.is_file() else None
     if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown
         flags = [f for f in flags if Path(f["where"]).stem in shown or Path(f["where"]).stem not in registry.BY_SLUG]
     return Class(students, exercises, flags)
+
+
+def variants_in(data: dict) -> dict:
+    """slug -> the student's variant (kit/variants.py), from a results.json; {} if it was graded without."""
+    extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
+    found = extra.get("variants") if isinstance(extra.get("variants"), dict) else {}
+    return {k: v for k, v in found.items() if type(v) is int}
 
 
 def behaviour_in(data: dict) -> dict:

@@ -148,13 +148,19 @@ def _students(klass: analysis.Class) -> str:
 
     e = html.escape
     head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
+    varied = any(s.variants for s in klass.students)  # graded with variants: each student's, in a column
+    head += "<th>variants</th>" if varied else ""
     rows, pages = [], []
     for i, s in enumerate(klass.students):
         cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}</td>"
                         for x in klass.exercises)
+        if varied:
+            own = ", ".join(f"{slug} {v}" for slug, v in sorted(s.variants.items()))
+            cells += f"<td data-v='{e(own)}'>{e(own)}</td>"
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
                     f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
-        text = render_text(from_gradescope({"tests": s.tests}), color=False, width=PAGE_WIDTH)
+        text = render_text(from_gradescope({"tests": s.tests, "extra_data": {"variants": s.variants}}), color=False,
+                           width=PAGE_WIDTH)
         pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
