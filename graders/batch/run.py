@@ -163,13 +163,12 @@ def grade_student(task: Task):
 
 
 def _results_text(task: Task, results) -> str:
-    from ..grading.results import to_gradescope
+    from ..grading.results import to_gradescope, variants_of
 
     data = to_gradescope(results)
     data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation,
                           "behaviour": {r.exercise: r.behaviour for r in results if r.behaviour},
-                          **({"variants": {r.exercise: r.variant for r in results if r.variant}}
-                             if task.opts.variants else {})}
+                          **({"variants": variants_of(results)} if task.opts.variants else {})}
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 

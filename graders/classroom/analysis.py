@@ -24,6 +24,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import FORMULA_STARTS
 from ..batch.summary import NOT_GRADED, stopped, stops
+from ..grading.results import variants_in
 
 HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
@@ -116,13 +117,6 @@ def load(out: Path, assignments=()) -> Class:
     if flags and len(exercises) < len(registry.EXERCISES):  # a flag on an exercise not shown is not shown
         flags = [f for f in flags if Path(f["where"]).stem in shown or Path(f["where"]).stem not in registry.BY_SLUG]
     return Class(students, exercises, flags)
-
-
-def variants_in(data: dict) -> dict:
-    """slug -> the student's variant (kit/variants.py), from a results.json; {} if it was graded without."""
-    extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
-    found = extra.get("variants") if isinstance(extra.get("variants"), dict) else {}
-    return {k: v for k, v in found.items() if type(v) is int}
 
 
 def behaviour_in(data: dict) -> dict:

@@ -165,11 +165,12 @@ def grade(submission: Path, config: dict, seen: dict | None = None, plans: Path 
                 box = folder.report.as_dict()
                 if seen is not None:
                     seen["box"] = box
+    from ..grading.results import variants_of
     from .gsresults import for_gradescope
 
     data = for_gradescope(results, config.get("hidden_visibility", "after_published"), time.monotonic() - start, box)
     if config.get("variants"):
-        data.setdefault("extra_data", {})["variants"] = {r.exercise: r.variant for r in results if r.variant}
+        data.setdefault("extra_data", {})["variants"] = variants_of(results)
     return data
 
 

@@ -117,19 +117,29 @@ def to_gradescope(results, *, include_timing: bool = False) -> dict:
     return out
 
 
+def variants_of(results) -> dict:
+    """slug -> the variant each result was graded on (kit/variants.py), the seed's left out: what a
+    results.json of a class graded with variants keeps in extra_data.variants."""
+    return {r.exercise: r.variant for r in results if r.variant}
+
+
+def variants_in(data: dict) -> dict:
+    """A results.json's extra_data.variants, slug -> variant; {} where it has none (or holds something else)."""
+    extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
+    found = extra.get("variants") if isinstance(extra.get("variants"), dict) else {}
+    return {k: v for k, v in found.items() if type(v) is int}
+
+
 def from_gradescope(data: dict) -> list:
     """ExerciseResults back from a results.json written by ``to_gradescope``."""
     from .. import registry
 
-    by = {}
+    by, chosen = {}, variants_in(data)
     for t in data["tests"]:
         slug = clean(str(t["exercise"]))
         if slug not in by:
             title = registry.BY_SLUG[slug].title if slug in registry.BY_SLUG else slug
-            extra = data.get("extra_data") if isinstance(data.get("extra_data"), dict) else {}
-            chosen = extra.get("variants") if isinstance(extra.get("variants"), dict) else {}
-            variant = chosen.get(slug, 0)
-            by[slug] = ExerciseResult(slug, title, variant=variant if type(variant) is int else 0)
+            by[slug] = ExerciseResult(slug, title, variant=chosen.get(slug, 0))
         name = str(t["name"])
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
