@@ -339,8 +339,12 @@ def course_varies(course: Path) -> bool:
         from traitlets.config.loader import PyFileConfigLoader
     except ImportError:  # no nbgrader here: the setting is read where the course is graded
         return False
-    config = PyFileConfigLoader(local.name, path=str(local.parent)).load_config()
-    return "AttnGrade" in config and config.AttnGrade.get("variants", False) is True
+    return variants_chosen(PyFileConfigLoader(local.name, path=str(local.parent)).load_config())
+
+
+def variants_chosen(config) -> bool:
+    """Whether an nbgrader config (traitlets) says c.AttnGrade.variants = True."""
+    return config is not None and "AttnGrade" in config and config.AttnGrade.get("variants", False) is True
 
 
 # ------------------------------------------------------------------ the command

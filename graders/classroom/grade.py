@@ -20,6 +20,7 @@ from ..batch.preflight import NoSandbox
 from ..batch.outfiles import Busy, student_id, writing
 from ..grading.report import fit_lines
 from . import comments, nbsubmit
+from .course import variants_chosen
 
 __all__ = ["Options", "layout_of", "run", "register"]
 
@@ -128,7 +129,7 @@ def _run(parser, args) -> int:
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
                    students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
                    cluster=args.cluster, plans=args.settings.plans,
-                   variants=args.variants or _course_variants(course))
+                   variants=args.variants or variants_chosen(course))
     try:
         with writing(out_real, "attn-grade grade"):
             return _grade(parser, args, opts, course)
@@ -196,13 +197,6 @@ def _integrity(opts: Options, course, differences) -> None:
     flags += copying.find(opts.out, codes, exercises, release)
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
-
-
-def _course_variants(course) -> bool:
-    """Whether the nbgrader course's config turns variants on (c.AttnGrade.variants = True)."""
-    if course is None or "AttnGrade" not in course:
-        return False
-    return course.AttnGrade.get("variants", False) is True
 
 
 def _nbgrader_preflight(parser, args, subs, out):

@@ -15,8 +15,8 @@ import textwrap
 from pathlib import Path
 
 from .. import registry
-from ..grading.engine import NAMED_NUMBER, numbers_text
-from ..grading.report import wrap
+from ..grading.engine import numbers_text
+from ..grading.report import NAMED_NUMBER, wrap
 from ..grading.folder import variant_of
 from .name import COMMAND
 from .state import State

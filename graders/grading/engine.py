@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.util
-import re
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -52,9 +51,6 @@ def checks_of(slug: str, hidden: bool = True) -> list:
             if exc.name not in (f"{GRADERS}.hidden", f"{GRADERS}.hidden.{slug}"):
                 raise
     return found
-
-
-NAMED_NUMBER = re.compile(r"[^\s,(]+ = (?:\([^()]*\)|[^\s,;]+)")  # "v₁ = (5, 0)": never broken across lines
 
 
 def numbers_text(slug: str, variant: int) -> str:

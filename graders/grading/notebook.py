@@ -164,8 +164,8 @@ def notebook_variant(slug: str, namespace: dict) -> int:
 
 def your_numbers(slug: str, namespace: dict) -> None:
     """Print the numbers the student works from in exercise ``slug``."""
-    from .engine import NAMED_NUMBER, numbers_text
-    from .report import PAGE_WIDTH, wrap
+    from .engine import numbers_text
+    from .report import NAMED_NUMBER, PAGE_WIDTH, wrap
 
     if slug not in registry.BY_SLUG:
         print(f"no exercise called {slug!r}")

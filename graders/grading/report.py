@@ -103,6 +103,8 @@ _NBSP = "\u00a0"  # textwrap breaks at ASCII whitespace only
 _NAMED = re.compile(r"(?<=\w) = (?=\[)")  # "got A = [[0.1, ...": never "got A" then "= [[0.1" below
 _TERM = re.compile(r"\([^()\n]{0,24}\)")  # "e^(0 - 1)", "(n_heads, N, d_k)": never "e^(0" then "- 1)"
 _VALUE = re.compile(r"[^\s(,]{1,12} = \([^()\n]{0,16}\)")  # "v₂ = (0, 4)": never "v₂" then "= (0, 4)"
+# What ``wrap(..., keep=NAMED_NUMBER)`` keeps whole in a list of numbers: "v₁ = (5, 0)", "d_k = 2".
+NAMED_NUMBER = re.compile(r"[^\s,(]+ = (?:\([^()]*\)|[^\s,;]+)")
 
 
 def _glued(text: str, keep=None) -> str:
