@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..kit import call_text, check, current_variant, expect, for_all, show, st
+from ..kit import call_text, check, current_variant, expect, for_all, show, st, weights
 from ..worked_example import PERCENT, SCALE, numbers, percent_of, scaled_of, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).
@@ -19,9 +19,8 @@ def cat_sat():
     if current_variant() == 0:
         return raw, (SCALED_FIGURES, SCALED_PREC), (WEIGHT_FIGURES, WEIGHT_PREC), (SATURATED_FIGURES, WEIGHT_PREC)
     scaled = raw / np.sqrt(D_MODEL)
-    percent = [100 * np.exp(x - x.max()) / np.exp(x - x.max()).sum() for x in (scaled, raw)]
-    return (raw, (np.round(scaled, 3), SCALED_PREC), (np.round(percent[0], 1), WEIGHT_PREC),
-            (np.round(percent[1], 1), WEIGHT_PREC))
+    return (raw, (np.round(scaled, 3), SCALED_PREC), (np.round(100 * weights(scaled), 1), WEIGHT_PREC),
+            (np.round(100 * weights(raw), 1), WEIGHT_PREC))
 
 
 @check("scale_scores agrees with the reference", 0.5, hidden=True, uses=("scale_scores",))

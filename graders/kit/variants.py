@@ -22,6 +22,7 @@ import contextvars
 import hashlib
 import re
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["current_variant", "pick_variant", "VariantDigests", "VARIANT_COUNT", "other_numbers"]  # kit's names
@@ -60,10 +61,16 @@ def pick(slug: str, variant: int, candidates):
     every machine, and no two variants alike."""
     if variant == 0:
         return None
-    ordered = sorted(candidates, key=lambda c: hashlib.sha256(f"{slug} {c!r}".encode()).digest())
+    ordered = _ordered(slug, tuple(candidates))
     if len(ordered) < COUNT:
         raise ValueError(f"{slug} has {len(ordered)} candidate variants, fewer than {COUNT}")
     return ordered[variant - 1]
+
+
+@lru_cache(maxsize=None)
+def _ordered(slug: str, candidates: tuple) -> tuple:
+    """``candidates`` in the order their digests fix: made once per process, not at every pick."""
+    return tuple(sorted(candidates, key=lambda c: hashlib.sha256(f"{slug} {c!r}".encode()).digest()))
 
 
 class Digests:
