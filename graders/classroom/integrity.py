@@ -179,8 +179,7 @@ def _notebook(path, slug, who, where, release, flags, variants=False) -> str | N
             released = _released_cell(release, where, gid) if release is not None else None
             if released is not None and source.strip() != released:
                 flags.append(Flag(who, where, "checks cell changed", f"the locked cell {gid} is not the release's"))
-        elif len(source) <= MAX_ID_CELL and typed_id(source) is not None:
-            typed = typed_id(source)
+        elif len(source) <= MAX_ID_CELL and (typed := typed_id(source)) is not None:
             if variants and typed and typed != who:
                 flags.append(Flag(who, where, "id does not match its folder",
                                   f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (their numbers "

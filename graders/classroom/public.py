@@ -1,8 +1,9 @@
 """What students get of this package: exactly what ``attn-grade check`` needs.
 
 An allow-list of whole rooms: the registry, the public graders (graders/<slug>.py), their
-hints and the digest tables of their variants (variants/: data only, like hints/), kit/, bounded/, sandbox/, grading/ and the command (cli/), and plans/: the
-public checks' recorded plans (inputs only), so a student's checks replay too. Nothing
+hints and the digest tables of their variants (variants/: data only, like hints/), kit/,
+bounded/, sandbox/, grading/ and the command (cli/), and plans/: the public checks'
+recorded plans (inputs only), so a student's checks replay too. Nothing
 else: not the hidden checks, the batch grader (batch/) or the instructor's tooling (this
 folder), nor any room added later until it is named here. ``copy_public`` writes that
 copy: as the student bundle's package (release.py) and as attn_checks/ beside the nbgrader

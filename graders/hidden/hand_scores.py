@@ -4,6 +4,8 @@ The expected values are worked out here, exactly, from the numbers of the varian
 graded (``numbers()``: the seed's are the reference solution's, tests/test_variants.py
 holds it), so that a student with a variant is graded on their own numbers."""
 
+from functools import lru_cache
+
 from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
 from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, numbers,
                            pair_hint, score_mistakes, variants_with)
@@ -38,7 +40,13 @@ class Exact:
 
 
 def expected() -> Exact:
-    return Exact(numbers())
+    """The exact answers on the numbers being graded, worked out once per numbers and process."""
+    return _exact(numbers())
+
+
+@lru_cache(maxsize=None)
+def _exact(n) -> Exact:
+    return Exact(n)
 
 
 def _fits_elsewhere(sub) -> list:
@@ -60,12 +68,12 @@ def _fits_elsewhere(sub) -> list:
     return sorted(fits - {current_variant()})
 
 
-def _exact_value(sub, ref, func, index, mistakes):
+def _exact_value(sub, func, index, mistakes):
     """Hidden: value ``index`` of ``func`` must equal the exact answer for the student's numbers.
     A wrong value is explained, if at all, by the student's whole answer being right for other numbers,
     else by a known mistake on their own numbers (``mistakes``)."""
     values = answer_pair(sub, func)
-    ref = expected()  # the exact answers on the student's numbers, not the reference module's seed answers
+    ref = expected()  # the exact answers on the student's numbers: the reference module answers only the seed's
     expected_value = getattr(ref, func)()[index]
     name = f"{LETTER[func]}{SUB[index]} = {func}()[{index}]"
     verdict = compare(sp.sympify(expected_value), values[index])
@@ -105,29 +113,29 @@ def _output_mistakes(ref):
 
 @check("s₁ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))
 def score_1(sub, ref):
-    _exact_value(sub, ref, "scaled_scores", 0, _score_mistakes)
+    _exact_value(sub, "scaled_scores", 0, _score_mistakes)
 
 
 @check("s₂ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))
 def score_2(sub, ref):
-    _exact_value(sub, ref, "scaled_scores", 1, _score_mistakes)
+    _exact_value(sub, "scaled_scores", 1, _score_mistakes)
 
 
 @check("a₁ is exact and right", 1, hidden=True, uses=("attention_weights",))
 def weight_1(sub, ref):
-    _exact_value(sub, ref, "attention_weights", 0, _weight_mistakes)
+    _exact_value(sub, "attention_weights", 0, _weight_mistakes)
 
 
 @check("a₂ is exact and right", 1, hidden=True, uses=("attention_weights",))
 def weight_2(sub, ref):
-    _exact_value(sub, ref, "attention_weights", 1, _weight_mistakes)
+    _exact_value(sub, "attention_weights", 1, _weight_mistakes)
 
 
 @check("y₁ is exact and right", 1, hidden=True, uses=("attention_output",))
 def output_1(sub, ref):
-    _exact_value(sub, ref, "attention_output", 0, _output_mistakes)
+    _exact_value(sub, "attention_output", 0, _output_mistakes)
 
 
 @check("y₂ is exact and right", 1, hidden=True, uses=("attention_output",))
 def output_2(sub, ref):
-    _exact_value(sub, ref, "attention_output", 1, _output_mistakes)
+    _exact_value(sub, "attention_output", 1, _output_mistakes)
