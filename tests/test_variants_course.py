@@ -90,3 +90,11 @@ def test_a_gradescope_archive_built_with_variants_grades_the_submitter_on_their_
     assert _total(data) == 8 and data["extra_data"]["variants"] == {"hand_scores": ann}
     seed = _autograde(archive, tmp_path / "b", {"hand_scores.py": solution_for(0)})
     assert _total(seed) == 8 and "No submitter's email" in seed["output"]
+
+
+def test_the_autograded_notebook_says_which_numbers_it_was_graded_on(graded):
+    """What formgrader and nbgrader's feedback show: the test cells' reports name the student's variant."""
+    course, _ = graded
+    nb = json.loads((course / "autograded" / "fay" / "part1_scores" / "hand_scores.ipynb").read_text())
+    shown = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
+    assert f"graded on your own numbers, variant {variants.of('part1_scores', 'fay')}" in shown

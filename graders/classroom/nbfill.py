@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from .. import registry
@@ -33,7 +34,7 @@ def split_points(results: dict) -> dict:
     per = {}
     for r in from_gradescope(results):
         for vis in ("public", "hidden"):
-            part = type(r)(r.exercise, r.title, [c for c in r.checks if c.visibility == vis], r.problem, r.missing)
+            part = replace(r, checks=[c for c in r.checks if c.visibility == vis])  # its variant kept, for the text
             per.setdefault(r.exercise, {"text": {}})[vis] = part.points
             per[r.exercise]["text"][vis] = render_text([part], totals=False, width=PAGE_WIDTH) if part.checks else ""
     return per
