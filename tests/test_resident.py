@@ -150,6 +150,8 @@ def test_a_session_outlives_its_zygote(runtime):
 
 def test_an_idle_zygote_ends_and_removes_its_cgroups(runtime, monkeypatch):
     monkeypatch.setattr(resident, "IDLE", 1.0)  # part of the key: a zygote of its own
+    idle_key = resident.key.__wrapped__()  # not key(): its once-per-process answer stays the usual one
+    monkeypatch.setattr(resident, "key", lambda: idle_key)
     session = Session(Settings.from_environ(), timeout=10.0, fresh=True)
     session.grade(Target("softmax", ROOT / "solutions" / "softmax.py"))
     [pid] = serving(runtime)
