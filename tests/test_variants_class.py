@@ -60,7 +60,7 @@ def test_an_answer_for_a_classmates_variant_is_flagged_with_that_classmates_name
 
     out, _ = klass
     flags = [f for f in json.loads((out / "integrity.json").read_text()) if f["kind"] == "another student's variant"]
-    assert [f["student"] for f in flags] == ["bob"], flags
+    assert [(f["student"], f["where"]) for f in flags] == [("bob", "hand_scores.py")], flags
     assert "the variant of ann" in flags[0]["detail"]
     dan = " ".join(t["output"] for t in results(out, "dan")["tests"])
     assert "the numbers in the exercise's text" in dan

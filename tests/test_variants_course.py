@@ -60,7 +60,9 @@ def test_the_course_grades_each_student_on_their_own_numbers(graded):
 
 def test_the_integrity_report_names_the_id_and_the_variant_of_another_student(graded):
     _, out = graded
-    flags = {(f["student"], f["kind"]): f["detail"] for f in json.loads((out / "integrity.json").read_text())}
+    found = json.loads((out / "integrity.json").read_text())
+    flags = {(f["student"], f["kind"]): f["detail"] for f in found}
+    assert {f["where"] for f in found if f["student"] == "fay"} == {"part1_scores/hand_scores.ipynb"}
     assert "'ann'" in flags["fay", "id does not match its folder"]
     assert "the variant of ann" in flags["fay", "another student's variant"]
     assert not [k for k in flags if k[0] in ("ann", "gus") and k[1] in ("id does not match its folder",

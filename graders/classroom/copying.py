@@ -36,16 +36,16 @@ from .. import registry
 from ..batch.outfiles import write_atomic
 from ..kit import variants
 from . import analysis, codematch, groups
-from .integrity import Flag, stub_texts
+from .integrity import Flag, stub_texts, where_of
 
 FILE = "copying.json"
 
 RARE, MOST = math.log(20), 10  # a group of more than MOST is no rare behaviour for a pair
 
 
-def find(out: Path, codes: dict, exercises, release=None) -> list:
-    """Both kinds of flags for the class graded in OUT (``codes`` from integrity.scan); the evidence
-    goes to OUT/copying.json."""
+def find(out: Path, codes: dict, exercises, release=None, layout: str = "folders") -> list:
+    """Every kind of flag for the class graded in OUT (``codes`` from integrity.scan, of a class whose
+    folders are laid out as ``layout`` says); the evidence goes to OUT/copying.json."""
     stubs = {slug: stub_texts(registry.get(slug), release) for slug in exercises}
     found, evidence = codematch.compare({k: v for k, v in codes.items() if k in stubs}, stubs)
     flags = [Flag(who, where, "similar code", detail) for who, where, detail in found]
@@ -55,7 +55,7 @@ def find(out: Path, codes: dict, exercises, release=None) -> list:
         evidence.append({"kind": "shared rare mistake", "skipped": f"the class could not be read ({exc})"})
     else:
         more, seen = shared_mistakes(klass)
-        flags, evidence = flags + more + other_variants(klass), evidence + seen
+        flags, evidence = flags + more + other_variants(klass, layout), evidence + seen
     write_atomic(Path(out) / FILE, json.dumps(evidence, indent=1, sort_keys=True) + "\n")
     return flags
 
@@ -113,7 +113,7 @@ def shared_mistakes(klass: analysis.Class) -> tuple[list, list]:
     return flags, evidence
 
 
-def other_variants(klass: analysis.Class) -> list:
+def other_variants(klass: analysis.Class, layout: str = "folders") -> list:
     """A flag for each student and exercise whose feedback says the answers fit another variant's numbers,
     naming the classmates who have that variant."""
     flags = []
@@ -129,7 +129,7 @@ def other_variants(klass: analysis.Class) -> list:
             whose = sorted(c.name for c in klass.students if c.name != s.name
                            and variants.of(assignment, c.name) == other)
             names = (f"the variant of {', '.join(whose)}" if whose else "a variant no one in this class has")
-            flags.append(Flag(s.name, f"{slug}.py", "another student's variant",
+            flags.append(Flag(s.name, where_of(registry.get(slug), layout), "another student's variant",
                               f"answers {slug} with the numbers of variant {other}, {names}, not with their own "
                               f"(variant {own}); see their feedback"))
     return flags

@@ -194,7 +194,7 @@ def _integrity(opts: Options, course, differences) -> None:
     codes, exercises = {}, exercises_of(opts, layout)
     flags = integrity.scan(opts.submissions, layout.name, release, exercises, codes=codes, variants=opts.variants)
     flags += integrity.unhardened(differences)
-    flags += copying.find(opts.out, codes, exercises, release)
+    flags += copying.find(opts.out, codes, exercises, release, layout.name)
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
 

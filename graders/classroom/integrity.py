@@ -65,6 +65,11 @@ class Flag:
     detail: str
 
 
+def where_of(ex, layout: str) -> str:
+    """The file of exercise ``ex`` inside a student's folder, as the flags name it."""
+    return f"{ex.assignment}/{ex.slug}.ipynb" if layout == "nbgrader" else f"{ex.slug}.py"
+
+
 def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None, codes=None,
          variants: bool = False) -> list[Flag]:
     """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders"). ``codes``: a dict
@@ -77,7 +82,7 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
             continue
         who = student_id(entry.name)
         for ex in chosen:
-            where = f"{ex.assignment}/{ex.slug}.ipynb" if layout == "nbgrader" else f"{ex.slug}.py"
+            where = where_of(ex, layout)
             try:
                 if layout == "nbgrader":
                     answer = _notebook(entry / ex.assignment / f"{ex.slug}.ipynb", ex.slug, who, where, release,
