@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -246,3 +248,29 @@ def test_comment_and_grade_refuse_an_out_that_another_command_is_writing(graded,
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before  # nothing written meanwhile
     assert main(["comment", str(out)]) == 0  # once it has finished
     assert (out / comments.FILE).is_file()
+
+
+def test_the_lock_on_out_ends_with_its_command_not_with_the_processes_it_forked(tmp_path):
+    """A grade forks job processes while it holds OUT; killed, it must not leave OUT locked for as long
+    as one of them takes to die (CI saw a resumed grade refused so)."""
+    import signal
+
+    from graders.batch.outfiles import Busy, writing
+
+    ready, said = os.pipe()
+    with writing(tmp_path, "attn-grade grade"):
+        child = os.fork()
+        if child == 0:  # a job process that outlives the block, as one being killed may for a moment
+            os.write(said, b"forked")
+            time.sleep(60)
+            os._exit(0)
+        assert os.read(ready, 6) == b"forked"
+    os.close(ready), os.close(said)
+    try:
+        with writing(tmp_path, "attn-grade comment"):
+            pass
+    except Busy as exc:
+        pytest.fail(f"OUT stayed locked by a forked process: {exc}")
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)

@@ -125,15 +125,33 @@ class Busy(Exception):
     """OUT is being written by another attn-grade command; the message names it."""
 
 
+_HELD: set = set()  # the descriptors of the locks this process holds (writing)
+
+
+def _not_in_children() -> None:
+    """In a process just forked (a job process, a helper): close the locks' descriptors, so that the
+    lock is the parent's alone and ends with it, not with the last of its children to die."""
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_not_in_children)
+
+
 @contextmanager
 def writing(out: Path, command: str):
     """Hold OUT for the length of the block: an ``attn-grade grade`` or ``comment`` that would write
     the same OUT meanwhile raises Busy, naming the command that holds it. The lock (flock on
-    OUT/.attn-grade.lock) ends with the process that holds it, however it ends, even by kill -9;
-    on a file system without locks the block runs unguarded."""
+    OUT/.attn-grade.lock) ends with the process that holds it, however it ends, even by kill -9
+    (processes it forks do not hold it); on a file system without locks the block runs unguarded."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    _HELD.add(fd)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -147,4 +165,5 @@ def writing(out: Path, command: str):
             os.pwrite(fd, f"{command} (process {os.getpid()})".encode(), 0)
         yield
     finally:
+        _HELD.discard(fd)
         os.close(fd)
