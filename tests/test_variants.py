@@ -217,6 +217,26 @@ def test_a_mistake_on_ones_own_numbers_is_named_and_never_taken_for_another_vari
     assert flagged == 0
 
 
+def test_a_mistake_that_gives_another_variants_whole_answer_is_named_as_the_mistake(folder):
+    """Some variants' keys are another's swapped (with the same values): keys written in the wrong order
+    then give that variant's whole answer. The student's own numbers explain it, so the mistake is named
+    and no classmate's variant is (a try-out saw variant 35's swap taken for variant 7's numbers)."""
+    twins = []
+    for variant in range(1, variants.COUNT + 1):
+        n = hs.numbers(variant)
+        swapped = exact_answers(n._replace(k1=n.k2, k2=n.k1))
+        twins += [(variant, other) for other in range(variants.COUNT + 1) if other != variant and all(
+            hs.digest(f, i, swapped[f][i], other) == hs.expected_digest(f, i, other) for f in hs.FUNCS for i in (0, 1))]
+    assert twins, "no variant's swapped keys give another's answer: this test would test nothing"
+    for variant, other in twins[:4]:
+        n = hs.numbers(variant)
+        text = solution_for(variant).replace(f"k = ({n.k1}, {n.k2})", f"k = ({n.k2}, {n.k1})")
+        assert grade(folder, text, other).points == 8, "it is that variant's whole answer"
+        told = " ".join(c.message for c in grade(folder, text, variant).checks)
+        assert "s₁ and s₂ are swapped" in told, (variant, told)
+        assert not variants.OTHER_VARIANT.search(told) and "other students' numbers" not in told, (variant, told)
+
+
 def test_the_digest_table_is_part_of_what_grades_and_plans_are_kept_by(monkeypatch):
     """A table fixed in a new version must not leave results, kept results or passes made with the old one."""
     from graders.grading import plancache, sources

@@ -7,8 +7,8 @@ holds it), so that a student with a variant is graded on their own numbers."""
 from functools import lru_cache
 
 from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
-from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, exact_softmax, numbers,
-                           pair_hint, score_mistakes, variants_with)
+from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, _close, answer_pair, exact_softmax,
+                           numbers, pair_hint, score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -52,10 +52,12 @@ def _exact(n) -> Exact:
 def _fits_elsewhere(sub) -> list:
     """The variants other than the student's (0: the exercise's text) for whose numbers all six of the
     student's values are right; [] without a variant, or when a value cannot be read. Only all six
-    count: a pair alone often fits another variant by chance (a swap, a factor of two)."""
+    count: a pair alone often fits another variant by chance (a swap, a factor of two). And none when
+    every pair is right or a known mistake on the student's own numbers: keys written in the wrong
+    order can give another variant's whole answer, and the student's own numbers explain it."""
     if current_variant() == 0:
         return []
-    fits = None
+    fits, pairs = None, {}
     for func in FUNCS:
         try:
             exprs = [to_expr(v, {})[0] for v in answer_pair(sub, func)]
@@ -63,9 +65,22 @@ def _fits_elsewhere(sub) -> list:
             return []
         if not all(e is not None and e.is_number for e in exprs):
             return []
+        pairs[func] = exprs
         here = set(variants_with(func, 0, exprs[0])) & set(variants_with(func, 1, exprs[1]))
         fits = here if fits is None else fits & here
-    return sorted(fits - {current_variant()})
+    others = sorted(fits - {current_variant()})
+    return [] if others and _explained_here(pairs) else others
+
+
+def _explained_here(pairs: dict) -> bool:
+    """Whether each pair (func -> the student's two values) is right, or one of its known mistakes,
+    on the student's own numbers."""
+    ref = expected()
+    for func, exprs in pairs.items():
+        candidates = ((None, getattr(ref, func)()),) + MISTAKES[func](ref)
+        if not any(all(_close(e, w) for e, w in zip(exprs, wanted)) for _, wanted in candidates):
+            return False
+    return True
 
 
 def _exact_value(sub, func, index, mistakes):
@@ -109,6 +124,10 @@ def _output_mistakes(ref):
         (SWAPPED_OUTPUT, (m2 * a[1], m1 * a[0])), (FIRST, (m1 * a[0], m2 * a[0])), (SECOND, (m1 * a[1], m2 * a[1])),
         (NO_VALUES, (a[0], a[1])),
     ) + tuple((m, (m1 * w[0], m2 * w[1])) for m, w in _weight_mistakes(ref))
+
+
+MISTAKES = {"scaled_scores": _score_mistakes, "attention_weights": _weight_mistakes,
+            "attention_output": _output_mistakes}
 
 
 @check("s₁ is exact and right", 0.5, hidden=True, uses=("scaled_scores",))
