@@ -247,3 +247,35 @@ def test_the_class_report_shows_each_students_variant_and_their_feedback_says_it
     assert "<th>variants</th>" in students and f"hand_scores {variants.of('part1_scores', 'ann')}<" in students
     feedback = page[page.index("<h2>Feedback</h2>"):]
     assert f"graded on your own numbers, variant {variants.of('part1_scores', 'bob')}" in feedback
+
+
+def test_one_mistake_on_several_students_numbers_is_one_group_and_one_comment_reaches_them(tmp_path, capsys):
+    """Forgetting √d_k gives other answers on each student's numbers: they are one group all the same,
+    known by the mistake their feedback names, and a comment written for it reaches each of them."""
+    import json
+
+    from graders.classroom import analysis, groups
+    from graders.cli import main
+
+    unscaled = ["ann", "bob", "eve"]
+    assert len({variants.of("part1_scores", s) for s in unscaled}) == 3
+    for student in unscaled + ["fay"]:
+        text = solution_for(variants.of("part1_scores", student))
+        (tmp_path / "class" / student).mkdir(parents=True)
+        (tmp_path / "class" / student / "hand_scores.py").write_text(
+            text if student == "fay" else text.replace(" / sympy.sqrt(d_k)", ""))
+    out = tmp_path / "out"
+    args = ["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2", "--no-progress", "--variants",
+            "--assignment", "part1_scores"]
+    assert main(args) == 0
+    [group] = [g for g in groups.of(analysis.load(out))["hand_scores"] if len(g.members) > 1]
+    assert sorted(group.members) == unscaled and "not divided by √d_k" in group.mistake
+    (out / "comments.toml").write_text(f"[{group.key}]\ntext = 'Divide by sqrt(d_k).'\n")
+    assert main(["comment", str(out)]) == 0
+    for student in unscaled + ["fay"]:
+        told = [t for t in results(out, student)["tests"] if t.get("output") == "Divide by sqrt(d_k)."]
+        assert len(told) == (student != "fay"), student
+    assert main(args + ["--force"]) == 0  # a regrade keeps the behaviour, and the comment
+    assert [s for s in unscaled if any(t.get("output") == "Divide by sqrt(d_k)." for t in results(out, s)["tests"])] \
+        == unscaled
+    json.loads((out / "comments.json").read_text())  # the ledger stays readable

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
+from ..kit.catalogue import NAMED
 from ..batch.outfiles import FORMULA_STARTS
 from ..batch.summary import NOT_GRADED, stopped, stops
 from ..grading.results import variants_in
 
-HINT = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
                  "not handed in", "it was not handed in")
 CAUSES = (  # (cause, words in the reason that tell it), first match wins
@@ -131,7 +131,7 @@ def attempted(message: str) -> bool:
 
 def hint_of(message: str) -> str:
     """The known mistake a message names ("forgot the √d_k scaling"), or ""."""
-    m = HINT.search(message)
+    m = NAMED.search(message)
     return " ".join(m.group(1).split()) if m else ""
 
 

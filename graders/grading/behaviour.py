@@ -30,6 +30,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from ..kit.catalogue import NAMED
 from ..kit.text import call_text, show
 from .results import clean
 from ..sandbox import wire
@@ -69,13 +70,25 @@ class Observed:
                                        "answer": _cut(_answer_shown(answers[i] if i < len(answers) else None,
                                                                     token))})
 
-    def result(self) -> dict | None:
+    def result(self, checks=()) -> dict | None:
+        """The record; ``checks``, the file's check results, matter on a variant: there the same mistake
+        gives other answers on each student's numbers, so a file whose feedback names a known mistake
+        is known by the mistakes it names, not by its answers."""
         if not self.tokens:
             return None
         calls = sum(not t.startswith("plan ") for t in self.tokens)
-        tokens = self.tokens + ([f"variant {self.variant}"] if self.variant else [])
+        named = _named(checks) if self.variant else []
+        tokens = named or self.tokens + ([f"variant {self.variant}"] if self.variant else [])
         return {"signature": _hex("\n".join(tokens)), "calls": calls, "differ": self.differ, "shown": self.shown,
                 **({"variant": self.variant} if self.variant else {})}
+
+
+def _named(checks) -> list:
+    """The known mistakes the lost checks' messages name, each once, sorted; [] when they name none.
+    Which checks lost is left out: on some students' numbers a mistake leaves a value right (a dot
+    product of 0 needs no scaling), and they made the mistake all the same."""
+    named = {" ".join(m.split()) for c in checks if not c.passed for m in NAMED.findall(c.message)}
+    return ["named mistakes", *sorted(named)] if named else []
 
 
 @contextmanager

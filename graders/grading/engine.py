@@ -156,7 +156,7 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
                 with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None), \
                         variants.active(variant), observing(ref, variant) if observe else nullcontext() as seen:
                     result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay, cached)
-                result.behaviour = seen.result() if seen is not None else None
+                result.behaviour = seen.result(result.checks) if seen is not None else None
     if result.problem:
         zero_all(result, checks)
     result.seconds = time.perf_counter() - start

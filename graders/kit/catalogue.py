@@ -10,6 +10,7 @@ on every probe; ``Catalogue.call`` adds it to what the student's code raised.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -17,9 +18,10 @@ import numpy as np
 
 from .checks import Fail, Raised, StudentError, aside
 
-__all__ = ["Mistake", "Catalogue", "HINTS"]
+__all__ = ["Mistake", "Catalogue", "HINTS", "NAMED"]
 
 HINTS: set = set()  # the text of every hint a grader can give ("It looks like ..."), for the tests
+NAMED = re.compile(r"[Ii]t looks like (.+?)\.(?=\s|$)", re.S)  # what a message's hint says the mistake is
 
 
 @dataclass(frozen=True)
