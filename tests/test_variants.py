@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -83,7 +84,9 @@ def test_every_variant_is_small_solvable_and_its_own():
 def test_a_students_variant_is_a_public_function_of_assignment_and_id():
     got = {variants.of("part1_scores", f"student{i}") for i in range(400)}
     assert got == set(range(1, variants.COUNT + 1))
-    assert variants.of("part1_scores", "ann") == variants.of("part1_scores", " ann ")
+    assert variants.of("part1_scores", "ann") == variants.of("part1_scores", " ann ") == variants.of("part1_scores", "Ann")
+    nfc, nfd = (unicodedata.normalize(form, "zoë") for form in ("NFC", "NFD"))
+    assert nfc != nfd and variants.of("part1_scores", nfc) == variants.of("part1_scores", nfd)
     assert [variants.of(a, "ann") for a in ("part1_scores", "part2_saturation")] == [39, 26]  # fixed forever
 
 

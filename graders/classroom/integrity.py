@@ -46,6 +46,7 @@ from pathlib import Path
 
 from .. import registry
 from ..batch.outfiles import student_id, write_atomic
+from ..kit.variants import canonical
 from ..sandbox.inside.files import MAX_ENTRIES
 from .codescan import defines, looks_around, normalised, patches
 from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, read_json, source_text
@@ -185,7 +186,7 @@ def _notebook(path, slug, who, where, release, flags, variants=False) -> str | N
             if released is not None and source.strip() != released:
                 flags.append(Flag(who, where, "checks cell changed", f"the locked cell {gid} is not the release's"))
         elif len(source) <= MAX_ID_CELL and (typed := typed_id(source)) is not None:
-            if variants and typed and typed != who:
+            if variants and typed and canonical(typed) != canonical(who):
                 flags.append(Flag(who, where, "id does not match its folder",
                                   f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (their numbers "
                                   f"are graded as {who}'s)"))

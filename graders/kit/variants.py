@@ -21,6 +21,7 @@ import base64
 import contextvars
 import hashlib
 import re
+import unicodedata
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -34,8 +35,15 @@ _CURRENT = contextvars.ContextVar("attn_variant", default=0)
 
 def of(assignment: str, student: str) -> int:
     """The variant of ``student`` (their id, as the course knows it) in ``assignment``: 1..COUNT."""
-    h = hashlib.sha256(f"attn-grade variant\0{assignment}\0{student.strip()}".encode("utf-8", "surrogatepass"))
+    h = hashlib.sha256(f"attn-grade variant\0{assignment}\0{canonical(student)}".encode("utf-8", "surrogatepass"))
     return 1 + int.from_bytes(h.digest()[:8], "big") % COUNT
+
+
+def canonical(student: str) -> str:
+    """An id as variants read it: without spaces around it, its letters in one Unicode form (NFC) and
+    one case, so that "Ann" typed for "ann", or "zoë" typed for a folder named with a decomposed ë,
+    is the same student with the same numbers."""
+    return unicodedata.normalize("NFC", student.strip()).casefold()
 
 
 def current() -> int:
