@@ -74,6 +74,18 @@ def submitted(root: Path, **notebooks) -> Path:
     return root
 
 
+def test_grading_one_student_into_a_new_out_flags_no_one_else(tmp_path, capsys):
+    """ann and bob hand in the same answer; grading only carol must not name them, who have no results
+    in OUT, and grading ann too then names her (bob still has none)."""
+    out, subs = tmp_path / "graded", the_class(tmp_path / "class")
+    argv = ["grade", str(subs), "--out", str(out), "--no-progress", "--assignment", "part3_attention"]
+    assert main(argv + ["--student", "carol"]) == 0
+    assert json.loads((out / "integrity.json").read_text()) == []
+    assert main(argv + ["--student", "ann"]) == 0
+    flags = flags_of(json.loads((out / "integrity.json").read_text()))
+    assert {f[0] for f in flags} == {"ann"} and IDENTICAL in flags
+
+
 def test_a_cell_nested_600_deep_outside_the_answer_cell_is_scanned(tmp_path):
     subs = submitted(tmp_path / "submitted", ann=notebook(SOLUTION), bob=notebook(SOLUTION),
                      carol=notebook(SOLUTION + "EXTRA = 1\n", DEEP_LINE, "import numpy as np\nnp.sum = sum\n"))
