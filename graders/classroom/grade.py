@@ -17,7 +17,7 @@ from .. import registry
 from ..batch.run import FOLDERS, BatchError, Options, discover, exercises_of
 from ..batch.run import run as run_batch
 from ..batch.preflight import NoSandbox
-from ..batch.outfiles import Busy, student_id, writing
+from ..batch.outfiles import STUDENTS, Busy, student_id, writing
 from ..grading.report import fit_lines
 from . import comments, nbsubmit
 from .course import variants_chosen
@@ -209,3 +209,5 @@ def _nbgrader_preflight(parser, args, subs, out):
         return preflight(args.nbgrader_course.resolve(), subs, out)
     except GradebookError as exc:
         parser.error(str(exc))
+    graded = {p.parent.name for p in (Path(opts.out) / STUDENTS).glob("*/results.json")}  # this run's and earlier
+    flags = [f for f in flags if f.student in graded]  # of whom OUT holds results (--student grades a few)
