@@ -142,28 +142,31 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
             f"</body></html>\n")
 
 
+def _variant(student, slug: str) -> str:
+    """" v39" after a score graded on the student's own numbers (variant 39), else ""."""
+    v = student.variants.get(slug)
+    return f" <span class=muted title='graded on variant {v}'>v{v}</span>" if v else ""
+
+
 def _students(klass: analysis.Class) -> str:
     from ..grading.report import PAGE_WIDTH, render_text
     from ..grading.results import from_gradescope
 
     e = html.escape
     head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
-    varied = any(s.variants for s in klass.students)  # graded with variants: each student's, in a column
-    head += "<th>variants</th>" if varied else ""
+    varied = any(s.variants for s in klass.students)  # graded with variants: each score says on which
     rows, pages = [], []
     for i, s in enumerate(klass.students):
-        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}</td>"
+        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}{_variant(s, x.slug)}</td>"
                         for x in klass.exercises)
-        if varied:
-            own = ", ".join(f"{slug} {v}" for slug, v in sorted(s.variants.items()))
-            cells += f"<td data-v='{e(own)}'>{e(own)}</td>"
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
                     f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
         text = render_text(from_gradescope({"tests": s.tests, "extra_data": {"variants": s.variants}}), color=False,
                            width=PAGE_WIDTH)
         pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}</summary>"
                      f"<pre>{e(text)}</pre></details>")
-    return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback."
+    key = " A score on a student's own numbers says which (<span class=muted>v39</span>: variant 39)." if varied else ""
+    return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback.{key}"
             f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
             f"<th class=n>total</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
             f"<h2>Feedback</h2>{''.join(pages)}")

@@ -131,7 +131,7 @@ def other_variants(klass: analysis.Class, layout: str = "folders") -> list:
             names = (f"the variant of {', '.join(whose)}" if whose else "a variant no one in this class has")
             flags.append(Flag(s.name, where_of(registry.get(slug), layout), "another student's variant",
                               f"answers {slug} with the numbers of variant {other}, {names}, not with their own "
-                              f"(variant {own}); see their feedback"))
+                              f"(variant {own}); see {s.name}'s feedback"))
     return flags
 
 

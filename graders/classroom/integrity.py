@@ -188,8 +188,8 @@ def _notebook(path, slug, who, where, release, flags, variants=False) -> str | N
         elif len(source) <= MAX_ID_CELL and (typed := typed_id(source)) is not None:
             if variants and typed and canonical(typed) != canonical(who):
                 flags.append(Flag(who, where, "id does not match its folder",
-                                  f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (their numbers "
-                                  f"are graded as {who}'s)"))
+                                  f"its STUDENT_ID cell says {typed!r}, but {who} handed it in (it is graded "
+                                  f"on {who}'s numbers)"))
         elif len(source) > left:
             if left >= 0:
                 flags.append(Flag(who, where, "could not be scanned", f"its cells outside the answer cell hold more "
