@@ -117,6 +117,31 @@ def test_a_result_kept_at_full_marks_before_the_id_was_set_is_not_shown_after(tm
     assert main(["check", "hand_scores", "--dir", str(folder)]) == 0
 
 
+def test_list_says_whose_numbers_and_which_results_were_on_other_numbers(tmp_path, monkeypatch, capsys):
+    from graders.cli import main
+
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    (folder / "hand_scores.py").write_text(solution_for(0))
+    monkeypatch.setenv("ATTN_GRADE_CACHE", str(tmp_path / "cache"))
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 0  # 8/8 on the text's numbers
+    capsys.readouterr()
+    assert main(["list", "--dir", str(folder), "--color", "never"]) == 0
+    before = capsys.readouterr().out
+    assert "other numbers" not in before and "Your own numbers" not in before
+    assert main(["variant", "--id", "ann", "--dir", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["list", "--dir", str(folder), "--color", "never"]) == 0
+    after = capsys.readouterr().out
+    [row] = [line for line in after.splitlines() if "hand_scores" in line]
+    assert "8/8" in row and "(on other numbers: check again)" in row
+    assert "Your own numbers, as student ann" in after
+    assert main(["check", "hand_scores", "--dir", str(folder)]) == 1  # now on ann's
+    capsys.readouterr()
+    assert main(["list", "--dir", str(folder), "--color", "never"]) == 0
+    assert "other numbers" not in capsys.readouterr().out
+
+
 # ------------------------------------------------------------------ in a notebook
 @pytest.fixture()
 def kernel_folder(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import registry
+from ..grading.folder import variant_of
 from .hint import hints_of, lesson_number, lesson_words
 from .name import COMMAND
 from .state import State
@@ -85,6 +86,8 @@ def status(state: State | None, slug: str, folder: Path | None):
     if entry is None:
         return "·", DIM, f"–/{total:g}", ""
     note = " (edited since)" if folder is not None and state.changed_since(slug, folder / f"{slug}.py") else ""
+    if entry.get("variant", 0) != variant_of(slug, state.student):
+        note = " (on other numbers: check again)"
     if entry["points"] >= entry["max"] > 0:
         return "✓", GREEN, f"{entry['points']:g}/{entry['max']:g}", note
     if entry["points"] > 0:
@@ -107,6 +110,8 @@ def render(state: State | None, folder: Path | None, *, color: bool = False) -> 
                      f"{e.title}{paint(note, DIM)}")
     if not has_hidden():
         lines.append(paint("  (points of the public checks: the hidden ones run when your instructor grades)", DIM))
+    if state is not None and state.student:
+        lines.append(fit(f"  Your own numbers, as student {state.student}: '{COMMAND} variant' shows them."))
     if state is not None:
         lines.append("")
         lines.append(fit(next_words(state, folder)))

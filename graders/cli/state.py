@@ -76,7 +76,8 @@ class State:
             seconds = min(seconds, old["seconds"])
         self.data["results"][result.exercise] = {
             "points": round(result.points, 6), "max": round(result.max_points, 6),
-            "digest": now, "at": int(time.time()), "seconds": seconds}
+            "digest": now, "at": int(time.time()), "seconds": seconds,
+            **({"variant": result.variant} if getattr(result, "variant", 0) else {})}  # graded on own numbers
 
     def last(self, slug: str) -> dict | None:
         entry = self.data["results"].get(slug)
