@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 from .. import registry
+from ..grading.report import fit_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = '''\
@@ -308,6 +309,7 @@ def build(course: Path, root: Path = ROOT) -> list:
     notebooks; remove notebooks no exercise makes. Returns the paths written or removed."""
     from .public import copy_public
 
+    varies = course_varies(course)  # before anything is written: a choice that cannot be read stops the build
     files, changed = render(root), []
     for line in differences(course, files):
         kind, rel = line.split(": ", 1)
@@ -318,10 +320,13 @@ def build(course: Path, root: Path = ROOT) -> list:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(files[rel], encoding="utf-8")
         changed.append(line)
-    varies = course_varies(course)
+    chosen = json.dumps({"variants": varies}) + "\n"
     for assignment in registry.ASSIGNMENTS:
+        was = course / "source" / assignment / "attn_checks" / "course.json"
+        if was.is_file() and was.read_text(encoding="utf-8") != chosen:  # the notebooks' numbers change
+            changed.append(f"differs: {was.relative_to(course).as_posix()}")
         checks = copy_public(course / "source" / assignment, "attn_checks")
-        (checks / "course.json").write_text(json.dumps({"variants": varies}) + "\n", encoding="utf-8")
+        (checks / "course.json").write_text(chosen, encoding="utf-8")
     local = course / "nbgrader_config_local.py"
     if not local.exists():  # the course's own settings: written once, then never touched
         local.write_text(LOCAL, encoding="utf-8")
@@ -337,9 +342,41 @@ def course_varies(course: Path) -> bool:
         return False
     try:
         from traitlets.config.loader import PyFileConfigLoader
-    except ImportError:  # no nbgrader here: the setting is read where the course is graded
-        return False
-    return variants_chosen(PyFileConfigLoader(local.name, path=str(local.parent)).load_config())
+    except ImportError:  # no nbgrader here (the demo's environment): read the plain line itself
+        return _plain_variants(local)
+    try:
+        config = PyFileConfigLoader(local.name, path=str(local.parent)).load_config()
+    except Exception as exc:  # noqa: BLE001 - the course's own Python: whatever it raises is named
+        raise BuildError(f"{local} could not be loaded ({type(exc).__name__}: {exc}); correct it, "
+                         f"then build again") from None
+    return variants_chosen(config)
+
+
+SETTING = "c.AttnGrade.variants"
+
+
+def _plain_variants(local: Path) -> bool:
+    """c.AttnGrade.variants without traitlets: only plain top-level lines ``c.AttnGrade.variants = True``
+    (or False) are understood; a file that names the setting any other way (under an if, through
+    load_subconfig, ...) is refused, since a wrong guess would show students the wrong numbers."""
+    try:
+        tree = ast.parse(local.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError) as exc:
+        raise BuildError(f"{local} could not be read ({exc}); correct it, then build again") from None
+    plain = [n for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and ast.unparse(n.targets[0]) == SETTING and isinstance(n.value, ast.Constant)
+             and isinstance(n.value.value, bool)]
+    seen = {id(node) for line in plain for node in ast.walk(line)}
+    words = {"AttnGrade", "variants", "load_subconfig"}
+    other = [n for n in ast.walk(tree) if id(n) not in seen and (
+        isinstance(n, ast.Name) and n.id in words or isinstance(n, ast.Attribute) and n.attr in words
+        or isinstance(n, ast.keyword) and n.arg in words or isinstance(n, ast.Constant) and n.value in words)]
+    if other:
+        raise BuildError(f"{local}, line {other[0].lineno}, sets {SETTING} in a way only nbgrader's config "
+                         f"loader can read, and nbgrader is not installed in {sys.prefix}: install the "
+                         f"course's tools ('python3 tasks.py instructor', or pip install -e '.[course]'), or "
+                         f"write the setting as one plain line, {SETTING} = True; then build again")
+    return bool(plain) and plain[-1].value.value
 
 
 def variants_chosen(config) -> bool:
@@ -407,9 +444,11 @@ def run(parser, args) -> int:
             return 1 if found else 0
         changed = build(course)
     except BuildError as exc:
-        print(f"attn-grade course: {exc}", file=sys.stderr)
+        print(fit_lines(f"attn-grade course: {exc}", stream=sys.stderr), file=sys.stderr)
         return 2
     for line in changed:
         print(line.replace("differs", "updated").replace("missing", "written").replace("not generated", "removed"))
-    print(f"{course}: {len(changed)} file(s) changed; attn_checks/ copied to {len(registry.ASSIGNMENTS)} assignment(s)")
+    numbers = "each student their own numbers" if course_varies(course) else "everyone the text's numbers"
+    print(fit_lines(f"{course}: {len(changed)} file(s) changed; attn_checks/ copied to {len(registry.ASSIGNMENTS)} "
+                    f"assignment(s); the notebooks give {numbers} ({SETTING} in nbgrader_config_local.py)"))
     return 0
