@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 from .. import registry
@@ -36,6 +37,20 @@ def run(opts: Options, say=print) -> dict:
 
 
 # ------------------------------------------------------------------ the command
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """The description wrapped to the terminal, the examples as written, never a line broken at a
+    hyphen ("attn-" then "grade"): cli/term.py's HelpFormatter, which classroom/ may not import."""
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:  # the examples
+            return super()._fill_text(text, width, indent)
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def register(subparsers) -> None:
     grd = subparsers.add_parser(
         "grade", help="grade a folder of student submissions (instructors)",
@@ -46,7 +61,7 @@ def register(subparsers) -> None:
                     "SUBMISSIONS may also be nbgrader's submitted/ folder "
                     "(<student>/<assignment>/<slug>.ipynb, recognised by itself): the answer cells "
                     "are taken out and graded in the sandbox; the notebooks are never executed.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Help,
         epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
                "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/\n"
                "  attn-grade grade submissions/ --out graded/ --cluster tcp://10.0.0.5:8786")

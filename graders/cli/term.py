@@ -32,7 +32,11 @@ QUOTED = re.compile(r"'[^'\n]*'")  # a 'quoted command' stays on one line
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """argparse's help with descriptions and epilogs wrapped to the terminal paragraph by
-    paragraph, but blocks with indented lines (examples) kept as written."""
+    paragraph, but blocks with indented lines (examples) kept as written; never a line
+    broken at a hyphen (argparse's own would show "attn-" and then "grade")."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
     def _fill_text(self, text, width, indent):
         blocks = []

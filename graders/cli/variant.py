@@ -20,6 +20,7 @@ from ..grading.report import NAMED_NUMBER, wrap
 from ..grading.folder import variant_of
 from .name import COMMAND
 from .state import State
+from .term import HelpFormatter
 from .where import Unknown, folder_or_refuse, refuse, resolve
 
 MAX_ID = 200
@@ -27,12 +28,13 @@ MAX_ID = 200
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "variant", help="your own numbers, when your course gives each student theirs",
+        "variant", formatter_class=HelpFormatter,
+        help="your own numbers, when your course gives each student theirs",
         description="Show the numbers your exercises use. A course may give each student their own numbers "
                     "in some exercises (your instructor says so); then set your student id once, as your course "
                     f"knows it (your JupyterHub user name, say; capitals count), with '{COMMAND} variant --id "
-                    "ID', and check and watch grade your files on your numbers. The id is kept for the exercises "
-                    "folder in your attn-grade cache folder. Without an id your numbers are those in the "
+                    "ID', and check and watch grade your files on your numbers. The id is kept, for this exercises "
+                    "folder, in your cache folder. Without an id your numbers are those in the "
                     "exercise's text.")
     p.add_argument("exercise", nargs="?", metavar="EXERCISE",
                    help="slug, number or file (default: every exercise whose numbers can change)")

@@ -21,7 +21,7 @@ from .check import add_grading_options, folder_of, remember
 from .name import COMMAND
 from .session import Session, mentions_sympy
 from .state import State
-from .term import CLEAR, fit
+from .term import CLEAR, HelpFormatter, fit
 from .where import SLUGS, Target, Unknown, near_files, refuse, resolve, shown
 
 SETTLE = 0.05  # seconds without a new event before checking: an editor's save is several events
@@ -29,7 +29,8 @@ SETTLE = 0.05  # seconds without a new event before checking: an editor's save i
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "watch", help="check again each time you save an exercise file (Ctrl-C to stop)",
+        "watch", formatter_class=HelpFormatter,
+        help="check again each time you save an exercise file (Ctrl-C to stop)",
         description="Check your exercises, then check again each time you save a file in the exercises "
                     "folder. The screen shows where each exercise stands and the failing checks of the "
                     "first one not at full marks (or of EXERCISE). Ctrl-C stops.")
