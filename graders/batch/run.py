@@ -282,11 +282,16 @@ def _check_selection(opts: Options, exercises) -> None:
             raise BatchError(f"{opts.out} holds results for other exercises ({', '.join(before)}); grade into "
                              f"another --out folder (one per assignment, say), or pass --force to replace them")
         if varies and made and ("variants" in made) != opts.variants:
-            was, now = ("each student's own numbers (--variants)", "the lessons' numbers") if "variants" in made \
-                else ("the lessons' numbers", "each student's own numbers (--variants)")
+            if "variants" in made:
+                was, now, same = ("each student's own numbers (--variants)", "the lessons' numbers",
+                                  "add --variants")
+            else:
+                was, now, same = ("the lessons' numbers", "each student's own numbers (--variants)",
+                                  "leave out --variants (or, with --nbgrader-course, c.AttnGrade.variants = True "
+                                  "in the course's nbgrader_config_local.py)")
             raise BatchError(f"{opts.out} holds results graded on {was}; this run would grade on {now} and change "
-                             f"those grades: grade as before, into another --out folder, or pass --force to "
-                             f"replace them")
+                             f"those grades. To grade as before, {same}; else grade into another --out folder, "
+                             f"or pass --force to replace them")
 
 
 def _graded(out: Path) -> list:

@@ -161,8 +161,8 @@ def _grade(parser, args, opts: Options, course) -> int:
     except NoSandbox as exc:
         print(f"attn-grade grade: {exc}", file=sys.stderr)
         return 3
-    except BatchError as exc:
-        parser.error(str(exc))
+    except BatchError as exc:  # what OUT or the choices hold, not how the command is typed: no usage
+        parser.exit(2, fit_lines(f"attn-grade grade: {exc}", stream=sys.stderr) + "\n")
     touched = _comments(out_real)
     differences = []
     if course is not None:
