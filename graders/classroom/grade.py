@@ -210,6 +210,8 @@ def _integrity(opts: Options, course, differences) -> None:
     flags = integrity.scan(opts.submissions, layout.name, release, exercises, codes=codes, variants=opts.variants)
     flags += integrity.unhardened(differences)
     flags += copying.find(opts.out, codes, exercises, release, layout.name)
+    graded = {p.parent.name for p in (Path(opts.out) / STUDENTS).glob("*/results.json")}  # this run's and earlier
+    flags = [f for f in flags if f.student in graded]  # of whom OUT holds results (--student grades a few)
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
 
@@ -224,5 +226,3 @@ def _nbgrader_preflight(parser, args, subs, out):
         return preflight(args.nbgrader_course.resolve(), subs, out)
     except GradebookError as exc:
         parser.error(str(exc))
-    graded = {p.parent.name for p in (Path(opts.out) / STUDENTS).glob("*/results.json")}  # this run's and earlier
-    flags = [f for f in flags if f.student in graded]  # of whom OUT holds results (--student grades a few)
