@@ -164,7 +164,7 @@ def _num(expr):
     return z if cmath.isfinite(z) and not timed_out() else None
 
 
-def _close(a, b):
+def close_to(a, b):
     """Numerical equality, loose when ``a`` holds floats (a hint, not a verdict)."""
     za, zb = _num(a), _num(b)
     if za is None or zb is None:
@@ -176,7 +176,7 @@ def _close(a, b):
 def pair_hint(exprs, mistakes):
     """" It looks like ..." for the one known mistake that gives the student's whole pair, else "".
     ``mistakes`` is a sequence of (Mistake, the pair that mistake gives)."""
-    found = [m for m, wrong in mistakes if all(_close(e, w) for e, w in zip(exprs, wrong))]
+    found = [m for m, wrong in mistakes if all(close_to(e, w) for e, w in zip(exprs, wrong))]
     return f" {found[0].hint}" if len({m.says for m in found}) == 1 else ""
 
 
@@ -278,7 +278,7 @@ def weights_sum_to_one(sub, ref):
 @check("the weights are the softmax of your scores", 0.5, uses=("scaled_scores", "attention_weights"))
 def weights_are_softmax_of_scores(sub, ref):
     s, a = _exprs(sub, "scaled_scores"), _exprs(sub, "attention_weights")
-    if all(_close(x, y) for x, y in zip(a, exact_softmax(s))):
+    if all(close_to(x, y) for x, y in zip(a, exact_softmax(s))):
         return
     hint = pair_hint(a, (
         (UNSCALED_WEIGHTS, exact_softmax(tuple(sp.Integer(d) for d in numbers().dots))),
@@ -294,7 +294,7 @@ def weights_are_softmax_of_scores(sub, ref):
 def output_is_weighted_values(sub, ref):
     a, y = _exprs(sub, "attention_weights"), _exprs(sub, "attention_output")
     (m1, m2), n = numbers().scales, numbers()
-    if _close(y[0], m1 * a[0]) and _close(y[1], m2 * a[1]):
+    if close_to(y[0], m1 * a[0]) and close_to(y[1], m2 * a[1]):
         return
     if all(digest("attention_output", i, e) == expected_digest("attention_output", i) for i, e in enumerate(y)):
         hint = f" {OUTPUT_RIGHT}"

@@ -7,7 +7,7 @@ holds it), so that a student with a variant is graded on their own numbers."""
 from functools import lru_cache
 
 from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
-from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, _close, answer_pair, exact_softmax,
+from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, close_to, exact_softmax,
                            numbers, pair_hint, score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
@@ -78,7 +78,7 @@ def _explained_here(pairs: dict) -> bool:
     ref = expected()
     for func, exprs in pairs.items():
         candidates = ((None, getattr(ref, func)()),) + MISTAKES[func](ref)
-        if not any(all(_close(e, w) for e, w in zip(exprs, wanted)) for _, wanted in candidates):
+        if not any(all(close_to(e, w) for e, w in zip(exprs, wanted)) for _, wanted in candidates):
             return False
     return True
 
