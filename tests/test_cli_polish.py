@@ -118,7 +118,7 @@ def test_the_learners_variant_help_names_no_other_command(monkeypatch, capsys):
 
 
 # ------------------------------------------------------------------ D: a regrade with variants turned the other way
-@pytest.mark.parametrize("first, then, says", [(["--variants"], [], "To grade as before, add --variants;"),
+@pytest.mark.parametrize("first, then, says", [(["--variants"], [], "To grade as before, add --variants (or, with --nbgrader-course, c.AttnGrade.variants = True"),
                                                ([], ["--variants"], "To grade as before, leave out --variants")])
 def test_a_regrade_with_variants_turned_the_other_way_is_grades_own_error(tmp_path, capsys, first, then, says):
     (tmp_path / "class" / "ann").mkdir(parents=True)

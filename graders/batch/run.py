@@ -284,11 +284,11 @@ def _check_selection(opts: Options, exercises) -> None:
         if varies and made and ("variants" in made) != opts.variants:
             if "variants" in made:
                 was, now, same = ("each student's own numbers (--variants)", "the lessons' numbers",
-                                  "add --variants")
+                                  "add --variants (or, with --nbgrader-course, c.AttnGrade.variants = True in "
+                                  "the course's nbgrader_config_local.py)")
             else:
                 was, now, same = ("the lessons' numbers", "each student's own numbers (--variants)",
-                                  "leave out --variants (or, with --nbgrader-course, c.AttnGrade.variants = True "
-                                  "in the course's nbgrader_config_local.py)")
+                                  "leave out --variants (with --nbgrader-course, c.AttnGrade.variants = False)")
             raise BatchError(f"{opts.out} holds results graded on {was}; this run would grade on {now} and change "
                              f"those grades. To grade as before, {same}; else grade into another --out folder, "
                              f"or pass --force to replace them")

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from ..grading.results import ExerciseResult, clean
 from .name import COMMAND
 from .term import HelpFormatter
 
@@ -34,47 +32,10 @@ def run(parser, args) -> int:
     color = wants_color(args)
     for path in args.files:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            results = from_gradescope(data)
-            comments = _comments(data)
+            results = from_gradescope(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             parser.error(f"{path}: not a readable results.json ({exc})")
-        if args.only_failed:  # an instructor's comment is worth no points, so "passes": it shows all the same
-            results = [_Failed.of(r, comments.get(r.exercise, ())) for r in results]
         if len(args.files) > 1:
             print(f"== {path} ==")
-        print(render_text(results, color=color))
+        print(render_text(results, color=color, only_failed=args.only_failed))
     return 0
-
-
-def _comments(data: dict) -> dict:
-    """exercise -> the positions among its checks of the instructor's comments in a results.json
-    (classroom/comments.py marks their tests extra_data.comment), in from_gradescope's order."""
-    found, count = {}, {}
-    for t in data["tests"]:
-        slug = clean(str(t["exercise"]))
-        count[slug] = count.get(slug, 0) + 1
-        if isinstance(t.get("extra_data"), dict) and "comment" in t["extra_data"]:
-            found.setdefault(slug, set()).add(count[slug] - 1)
-    return found
-
-
-@dataclass
-class _Failed(ExerciseResult):
-    """An exercise as --only-failed shows it: the checks that lost points and the instructor's
-    comments; its points are still those of all its checks."""
-    every: list = field(default_factory=list)
-
-    @classmethod
-    def of(cls, r: ExerciseResult, comments) -> _Failed:
-        shown = [c for i, c in enumerate(r.checks) if not c.passed or i in comments]
-        kept = {f.name: getattr(r, f.name) for f in fields(ExerciseResult) if f.name != "checks"}
-        return cls(checks=shown, every=list(r.checks), **kept)
-
-    @property
-    def points(self) -> float:
-        return round(sum(c.points for c in self.every), 6)
-
-    @property
-    def max_points(self) -> float:
-        return round(sum(c.max_points for c in self.every), 6)

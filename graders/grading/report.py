@@ -198,7 +198,7 @@ def _exercise_lines(r, color, only_failed, width) -> list:
         return lines + [f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}", ""]
     repeats = _same_causes(r.checks)
     for i, c in enumerate(r.checks):
-        if (only_failed and c.passed) or i in repeats:
+        if (only_failed and c.passed and c.max_points) or i in repeats:  # notes (comments) always show
             continue
         lines += _check_lines(c, color, width)
         more = [r.checks[j] for j, first in repeats.items() if first == i]
