@@ -7,6 +7,7 @@
     nbguard.py      keeps nbgrader's own (unprotected) autograde off the course
     mathpages.py    math in formgrader's pages and the feedback files, offline (templates/: its macro)
     course.py       attn-grade course build: the nbgrader course, generated from one source
+    nbmake.py       the notebook of one exercise, made from its stub, solution, checks and texts
     scaffold.py     attn-grade course new: the files of a new exercise, to fill in
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
     copying.py      signs of copying: shared rare wrong behaviour, and code alike (codematch.py)
