@@ -81,6 +81,7 @@ def test_grading_one_student_into_a_new_out_flags_no_one_else(tmp_path, capsys):
     argv = ["grade", str(subs), "--out", str(out), "--no-progress", "--assignment", "part3_attention"]
     assert main(argv + ["--student", "carol"]) == 0
     assert json.loads((out / "integrity.json").read_text()) == []
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith(f"Next: attn-grade report {out} writes")
     assert main(argv + ["--student", "ann"]) == 0
     flags = flags_of(json.loads((out / "integrity.json").read_text()))
     assert {f[0] for f in flags} == {"ann"} and IDENTICAL in flags

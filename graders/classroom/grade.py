@@ -180,7 +180,17 @@ def _grade(parser, args, opts: Options, course) -> int:
             print("  " + line)
         differences = done["differences"]
     _integrity(opts, course, differences)
+    print(fit_lines(f"Next: attn-grade report {shown_path(out_real)} writes the class report (report.html: scores, "
+                    f"mistakes, groups, flags)"))
     return 0
+
+
+def shown_path(path: Path) -> str:
+    """``path`` as typed back to the user: relative to the folder they are in when it is inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
 
 
 def _comments(out: Path) -> set:
@@ -211,7 +221,8 @@ def _integrity(opts: Options, course, differences) -> None:
     flags += integrity.unhardened(differences)
     flags += copying.find(opts.out, codes, exercises, release, layout.name)
     graded = {p.parent.name for p in (Path(opts.out) / STUDENTS).glob("*/results.json")}  # this run's and earlier
-    flags = [f for f in flags if f.student in graded]  # of whom OUT holds results (--student grades a few)
+    flags = sorted((f for f in flags if f.student in graded),  # of whom OUT holds results (--student grades a few)
+                   key=lambda f: (f.student, f.where, f.kind, f.detail))  # each student's flags together
     integrity.write(opts.out, flags)
     print(fit_lines(integrity.summary(flags)))
 
