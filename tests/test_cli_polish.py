@@ -132,3 +132,15 @@ def test_a_regrade_with_variants_turned_the_other_way_is_grades_own_error(tmp_pa
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.startswith("attn-grade grade: ") and "usage:" not in err
     assert says in " ".join(err.split())
+
+
+def test_a_regrade_of_other_exercises_without_variants_is_told_about_the_variants_first(tmp_path, capsys):
+    """Both refusals apply; the one about variants comes first, or --force would look like the fix."""
+    (tmp_path / "class" / "ann").mkdir(parents=True)
+    shutil.copyfile(ROOT / "exercises" / "hand_scores.py", tmp_path / "class" / "ann" / "hand_scores.py")
+    args = ["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--jobs", "1", "--no-progress"]
+    assert main(args + ["--assignment", "part1_scores", "--variants"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(args)  # every exercise, and no --variants
+    assert "To grade as before, add --variants" in " ".join(capsys.readouterr().err.split())

@@ -67,6 +67,19 @@ def test_an_answer_for_a_classmates_variant_is_flagged_with_that_classmates_name
     assert "the numbers in the exercise's text" in dan
 
 
+def test_grading_only_the_copier_still_names_whose_variant_it_is(klass, tmp_path):
+    import json
+
+    from graders.cli import main
+
+    out, _ = klass
+    alone = tmp_path / "bob-only"
+    assert main(["grade", str(out.parent / "class"), "--out", str(alone), "--jobs", "1", "--no-progress",
+                 "--variants", "--assignment", "part1_scores", "--student", "bob"]) == 0
+    [flag] = [f for f in json.loads((alone / "integrity.json").read_text()) if f["kind"] == "another student's variant"]
+    assert flag["student"] == "bob" and "the variant of ann" in flag["detail"], flag
+
+
 def test_regrading_a_class_with_variants_gives_the_same_results(klass):
     import json
 
@@ -133,8 +146,10 @@ def test_list_says_whose_numbers_and_which_results_were_on_other_numbers(tmp_pat
     capsys.readouterr()
     assert main(["list", "--dir", str(folder), "--color", "never"]) == 0
     after = capsys.readouterr().out
-    [row] = [line for line in after.splitlines() if "hand_scores" in line]
-    assert "8/8" in row and "(on other numbers: check again)" in row
+    lines = after.splitlines()
+    [at] = [i for i, line in enumerate(lines) if line.lstrip().startswith("1. ")]
+    assert "8/8" in lines[at] and "(on other numbers: check again)" in " ".join(lines[at:at + 2])
+    assert "next: hand_scores" in after, "8/8 on other numbers is not done"
     assert "Your own numbers, as student ann" in after
     assert main(["check", "hand_scores", "--dir", str(folder)]) == 1  # now on ann's
     capsys.readouterr()

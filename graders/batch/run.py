@@ -270,17 +270,15 @@ def _chosen(found, wanted):
 
 
 def _check_selection(opts: Options, exercises) -> None:
-    """Refuse to replace results made for other exercises (another --assignment), or with variants
-    turned the other way (each student's own numbers, or everyone the lessons'), unless forced."""
+    """Refuse to replace results made with variants turned the other way (each student's own numbers, or
+    everyone the lessons'), or for other exercises (another --assignment), unless forced; the variants
+    first, since --force would replace those grades too."""
     if opts.force:
         return
     varies = any(registry.get(slug).varies for slug in exercises)
     for name in _graded(opts.out):
         made = stored(opts.out, name)
         before = made.get("exercises")
-        if before is not None and tuple(before) != tuple(exercises):
-            raise BatchError(f"{opts.out} holds results for other exercises ({', '.join(before)}); grade into "
-                             f"another --out folder (one per assignment, say), or pass --force to replace them")
         if varies and made and ("variants" in made) != opts.variants:
             if "variants" in made:
                 was, now, same = ("each student's own numbers (--variants)", "the lessons' numbers",
@@ -292,6 +290,9 @@ def _check_selection(opts: Options, exercises) -> None:
             raise BatchError(f"{opts.out} holds results graded on {was}; this run would grade on {now} and change "
                              f"those grades. To grade as before, {same}; else grade into another --out folder, "
                              f"or pass --force to replace them")
+        if before is not None and tuple(before) != tuple(exercises):
+            raise BatchError(f"{opts.out} holds results for other exercises ({', '.join(before)}); grade into "
+                             f"another --out folder (one per assignment, say), or pass --force to replace them")
 
 
 def _graded(out: Path) -> list:

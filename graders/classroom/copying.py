@@ -55,7 +55,7 @@ def find(out: Path, codes: dict, exercises, release=None, layout: str = "folders
         evidence.append({"kind": "shared rare mistake", "skipped": f"the class could not be read ({exc})"})
     else:
         more, seen = shared_mistakes(klass)
-        flags, evidence = flags + more + other_variants(klass, layout), evidence + seen
+        flags, evidence = flags + more + other_variants(klass, layout, {who for per in codes.values() for who in per}), evidence + seen
     write_atomic(Path(out) / FILE, json.dumps(evidence, indent=1, sort_keys=True) + "\n")
     return flags
 
@@ -113,9 +113,10 @@ def shared_mistakes(klass: analysis.Class) -> tuple[list, list]:
     return flags, evidence
 
 
-def other_variants(klass: analysis.Class, layout: str = "folders") -> list:
+def other_variants(klass: analysis.Class, layout: str = "folders", handed_in=()) -> list:
     """A flag for each student and exercise whose feedback says the answers fit another variant's numbers,
-    naming the classmates who have that variant."""
+    naming the classmates who have that variant: those graded in OUT and those who ``handed_in`` an
+    answer (a grade of a few students, --student, compares them with the whole class)."""
     flags = []
     for s in klass.students:
         seen = {}
@@ -126,8 +127,8 @@ def other_variants(klass: analysis.Class, layout: str = "folders") -> list:
         for slug, other in sorted(seen.items()):
             assignment = registry.get(slug).assignment
             own = variants.of(assignment, s.name)
-            whose = sorted(c.name for c in klass.students if c.name != s.name
-                           and variants.of(assignment, c.name) == other)
+            whose = sorted(c for c in {c.name for c in klass.students} | set(handed_in) if c != s.name
+                           and variants.of(assignment, c) == other)
             names = (f"the variant of {', '.join(whose)}" if whose else "a variant no one in this class has")
             flags.append(Flag(s.name, where_of(registry.get(slug), layout), "another student's variant",
                               f"answers {slug} with the numbers of variant {other}, {names}, not with their own "

@@ -10,6 +10,7 @@ in a student's copy (no hidden checks) the public ones only.
 from __future__ import annotations
 
 import ast
+import shutil
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,8 +48,18 @@ def out_of(slug: str) -> float:
 
 
 def next_slug(state: State) -> str | None:
-    """The first exercise, in teaching order, not at full marks; None when all are."""
-    return next((s for s in SLUGS if not state.done(s)), None)
+    """The first exercise, in teaching order, not at full marks on the learner's numbers; None when all are."""
+    return next((s for s in SLUGS if not state.done(s) or not on_own_numbers(state, s)), None)
+
+
+def on_own_numbers(state: State, slug: str) -> bool:
+    """Whether the last check of ``slug`` graded the numbers the learner's id gives (kit/variants.py)."""
+    entry = state.last(slug)
+    if entry is None or (state.student is None and not entry.get("variant")):
+        return True  # no id and no variant: the exercise's own numbers (NumPy stays unloaded)
+    from ..grading.folder import variant_of
+
+    return entry.get("variant", 0) == variant_of(slug, state.student)
 
 
 def next_words(state: State, folder: Path) -> str:
@@ -85,11 +96,8 @@ def status(state: State | None, slug: str, folder: Path | None):
     if entry is None:
         return "·", DIM, f"–/{total:g}", ""
     note = " (edited since)" if folder is not None and state.changed_since(slug, folder / f"{slug}.py") else ""
-    if state.student is not None or entry.get("variant"):  # a course with variants (loads NumPy: only then)
-        from ..grading.folder import variant_of
-
-        if entry.get("variant", 0) != variant_of(slug, state.student):
-            note = " (on other numbers: check again)"
+    if not on_own_numbers(state, slug):
+        note = " (on other numbers: check again)"
     if entry["points"] >= entry["max"] > 0:
         return "✓", GREEN, f"{entry['points']:g}/{entry['max']:g}", note
     if entry["points"] > 0:
@@ -108,8 +116,13 @@ def render(state: State | None, folder: Path | None, *, color: bool = False) -> 
     points_width = max(len(row[4]) for row in rows)  # "–/1.5", "13.5/14": the column as wide as its widest
     for i, e, mark, code, points, note in rows:
         n = lesson_number(hints_of(e.slug).lesson)
-        lines.append(f"  {i}. {paint(mark, code)} {e.slug:<{slug_width}}  {points:>{points_width}}  lesson {n}  "
-                     f"{e.title}{paint(note, DIM)}")
+        row = f"  {i}. {paint(mark, code)} {e.slug:<{slug_width}}  {points:>{points_width}}  lesson {n}  {e.title}"
+        if note and len(f"  {i}. {mark} {e.slug:<{slug_width}}  {points:>{points_width}}  lesson {n}  "
+                        f"{e.title}{note}") > shutil.get_terminal_size().columns:
+            row += "\n" + " " * 7 + paint(note.strip(), DIM)  # under the slug: the row stays whole
+        elif note:
+            row += paint(note, DIM)
+        lines.append(row)
     if not has_hidden():
         lines.append(paint("  (points of the public checks: the hidden ones run when your instructor grades)", DIM))
     if state is not None and state.student:

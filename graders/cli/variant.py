@@ -32,7 +32,7 @@ def register(sub) -> None:
         help="your own numbers, when your course gives each student theirs",
         description="Show the numbers your exercises use. A course may give each student their own numbers "
                     "in some exercises (your instructor says so); then set your student id once, as your course "
-                    f"knows it (your JupyterHub user name, say; capitals count), with '{COMMAND} variant --id "
+                    f"knows it (your JupyterHub user name, say; capitals do not count), with '{COMMAND} variant --id "
                     "ID', and check and watch grade your files on your numbers. The id is kept, for this exercises "
                     "folder, in your cache folder. Without an id your numbers are those in the "
                     "exercise's text.")
