@@ -229,6 +229,12 @@ def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
     flags = [f for f in integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"], variants=True)
              if f.kind != "identical answers"]  # all three hand in the reference
     assert [(f.student, f.kind) for f in flags] == [("fay", "id does not match its folder")], flags
+    from graders.classroom.nbsubmit import id_note  # and the student is told, in their feedback
+
+    said = {who: id_note("hand_scores", who, json.loads((tmp_path / "submitted" / who / "part1_scores" /
+                                                          "hand_scores.ipynb").read_text()))
+            for who in ("fay", "eli", "gus", "Hal", nfd)}
+    assert [who for who, note in said.items() if note] == ["fay"] and "says 'eli'" in said["fay"]
     without = integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"])  # a course without variants
     assert [f.kind for f in without if f.kind != "identical answers"] == []
     assert "'eli'" in flags[0].detail

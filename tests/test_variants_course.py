@@ -69,6 +69,14 @@ def test_the_integrity_report_names_the_id_and_the_variant_of_another_student(gr
                                                                       "another student's variant")]
 
 
+def test_a_student_whose_id_cell_names_another_is_told_why_in_the_feedback(graded):
+    _, out = graded
+    told = {s: " ".join(t["output"] for t in json.loads((out / "students" / s / "results.json").read_text())["tests"])
+            for s in ("ann", "fay", "gus")}
+    assert "Your STUDENT_ID cell says 'ann', but this notebook was handed in as fay's" in told["fay"]
+    assert "STUDENT_ID" not in told["ann"] and "STUDENT_ID" not in told["gus"]
+
+
 def test_the_nbgrader_gradebook_holds_the_variant_scores(graded):
     course, _ = graded
     from nbgrader.api import Gradebook

@@ -49,7 +49,7 @@ from ..batch.outfiles import student_id, write_atomic
 from ..kit.variants import canonical
 from ..sandbox.inside.files import MAX_ENTRIES
 from .codescan import defines, looks_around, normalised, patches
-from .nbsubmit import MAX_ANSWER_CHARS, NotebookProblem, read_json, source_text
+from .nbsubmit import MAX_ANSWER_CHARS, MAX_ID_CELL, NotebookProblem, read_json, source_text, typed_id  # noqa: F401
 
 MAX_SCANNED = MAX_ANSWER_CHARS  # characters of code read from one file: far more than any answer
 
@@ -206,27 +206,6 @@ def _notebook(path, slug, who, where, release, flags, variants=False) -> str | N
             flags += [Flag(who, where, "looks around", f"outside the answer cell: {d}")
                       for d in looks_around(source)]
     return answer
-
-
-MAX_ID_CELL = 2000  # characters: the id cell is one line and a comment
-
-
-def typed_id(source: str) -> str | None:
-    """The id a notebook's id cell holds ("" if left empty), or None if ``source`` is not that cell:
-    nothing but ``STUDENT_ID = "<text>"`` and comments."""
-    import ast
-
-    try:
-        body = ast.parse(source).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
-        return None
-    target, value = body[0].targets[0], body[0].value
-    if not (isinstance(target, ast.Name) and target.id == "STUDENT_ID" and isinstance(value, ast.Constant)
-            and isinstance(value.value, str)):
-        return None
-    return value.value.strip()
 
 
 def _released_cell(release: Path, where: str, gid: str) -> str | None:

@@ -29,6 +29,7 @@ from .. import registry
 from ..grading.answer import MAX_NOTEBOOK_BYTES
 from ..batch.run import Layout
 from ..batch.outfiles import SOURCES, student_id, write_atomic
+from ..kit import variants
 
 MAGIC_NOTE = "IPython line not run by the grader"
 # Bounds on what is read, far above any honest notebook of this course (a few tens of KB, an
@@ -176,9 +177,10 @@ def _write(path: Path, text: str) -> None:
         write_atomic(path, text)
 
 
-def extract(root: Path, work: Path, exercises=None):
+def extract(root: Path, work: Path, exercises=None, variants_on: bool = False):
     """Write ``<work>/<student>/<slug>.py`` from the answer cell of each exercise of ``exercises``
-    (slugs; default: all); return (students, skipped)."""
+    (slugs; default: all); return (students, skipped). ``variants_on``: the course gives each student
+    their own numbers, so a STUDENT_ID cell naming someone else is said in the feedback."""
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
     root, work = Path(root), Path(work)
     by_name, skipped = {}, []
@@ -191,11 +193,52 @@ def extract(root: Path, work: Path, exercises=None):
             continue
         by_name[entry.name] = Student(entry.name, work / entry.name)
     for student in by_name.values():
-        _extract_student(root / student.name, student, chosen)
+        _extract_student(root / student.name, student, chosen, variants_on)
     return list(by_name.values()), skipped
 
 
-def _extract_student(src: Path, student: Student, exercises) -> None:
+MAX_ID_CELL = 2000  # characters: the id cell is one line and a comment
+
+
+def typed_id(source: str) -> str | None:
+    """The id a notebook's id cell holds ("" if left empty), or None if ``source`` is not that cell:
+    nothing but ``STUDENT_ID = "<text>"`` and comments."""
+    try:
+        body = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or len(body[0].targets) != 1:
+        return None
+    target, value = body[0].targets[0], body[0].value
+    if not (isinstance(target, ast.Name) and target.id == "STUDENT_ID" and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)):
+        return None
+    return value.value.strip()
+
+
+def id_in(nb: dict) -> str | None:
+    """What a notebook's STUDENT_ID cell (the exercises that vary) holds, or None if it has none."""
+    for cell in nb.get("cells", []) if isinstance(nb.get("cells"), list) else ():
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = source_text(cell.get("source", ""))
+            if len(source) <= MAX_ID_CELL and (typed := typed_id(source)) is not None:
+                return typed
+    return None
+
+
+def id_note(slug: str, name: str, nb: dict) -> str | None:
+    """For a course with variants: the note a student gets whose STUDENT_ID cell names someone else
+    than the folder they handed in as (their numbers were another's), or None."""
+    typed, who = id_in(nb), student_id(name)
+    if not typed or variants.canonical(typed) == variants.canonical(who):
+        return None
+    own = variants.of(registry.get(slug).assignment, who)
+    return (f"Your STUDENT_ID cell says {typed!r}, but this notebook was handed in as {who}'s, so it was graded "
+            f"on {who}'s numbers (variant {own}); the notebook showed {typed!r}'s. Write your own id there (or "
+            f"leave it empty on your course's JupyterHub) and run the cell under it to see your numbers.")
+
+
+def _extract_student(src: Path, student: Student, exercises, variants_on: bool = False) -> None:
     student.folder.mkdir(parents=True, exist_ok=True)
     wanted = set()
     for ex in exercises:
@@ -216,6 +259,8 @@ def _extract_student(src: Path, student: Student, exercises) -> None:
             student.problems[ex.slug] = (f"{nb.name} was not graded: {exc}", False)
             continue
         source, notes = neutralise_magics(source)
+        mismatch = id_note(ex.slug, student.name, parsed) if variants_on and ex.varies else None
+        notes += [mismatch] if mismatch else []
         if notes:
             student.notes[ex.slug] = notes
         _write(student.folder / f"{ex.slug}.py", source if source.endswith("\n") or not source else source + "\n")
@@ -228,7 +273,7 @@ def _extract_student(src: Path, student: Student, exercises) -> None:
 # ------------------------------------------------------------------ the batch's layout
 def _read(opts, exercises):
     """The batch's view of nbgrader's layout: answer cells extracted to OUT/.sources/."""
-    found, skipped = extract(opts.submissions, opts.out / SOURCES, exercises)
+    found, skipped = extract(opts.submissions, opts.out / SOURCES, exercises, opts.variants)
     students = [(s.name, s.folder, s.problems, s.notes, {"graded cells": s.graded}) for s in found]
     return students, opts.out / SOURCES, skipped
 
