@@ -2,10 +2,14 @@
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
-                  fail, for_all, future_change, masked_case, overflow, permuted_case, qkv, show, st)
+from .kit import (SCORE_LIMIT, Catalogue, Domain, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
+                  fail, for_all, future_change, masked_case, overflow, permuted_case, qkv, scores_within, show, st)
 
 TOL = 1e-9
+# What the stub promises (kit/domain.py): scores that "run into the thousands", so a masked score
+# filled with -1e9, as the tutorials do, is as good as -inf.
+DOMAIN = Domain({"attention": ("scores Q Kᵀ / √d_k that run into the thousands",
+                               lambda q, k, v, mask=None: scores_within(q, k))})
 N = 15  # examples per property: enough to find the mistakes below, fast to grade
 SHRINK_CALLS = 40  # tries to simplify a counterexample before reporting the simplest one found
 ALL = ("attention",)
@@ -168,11 +172,13 @@ def masked_exactly_zero(sub, ref):
 
     q = np.array([[0.5, 1.0], [1.0, -1.0], [2.0, 0.0]])
     quick_for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
-    # allowed scores of -1e300 and below: far under any finite number put in place of -inf (-1e9, -1e30);
-    # then a masked score far above the allowed ones: masking after the softmax, or adding -1e9, gives it weight
-    for q, k, mask, kind in (([[-1e150]], [[1e150], [1.5e150], [3e150]], [[True, True, False]], "padding"),
-                             ([[1e150]], [[1e150], [-1e150], [-2e150]], [[False, True, True]], "random")):
-        prop((np.array(q), np.array(k), np.eye(3), np.array(mask), kind))
+    # the allowed scores far below zero and a masked one far above them, all within the stub's thousands
+    # (-6000, -9000 and +10000; -5000, -8000 and +10000): a masked score made 0, or held at a modest
+    # floor, takes all the weight; -1e9 and -inf give it none
+    top = SCORE_LIMIT / 100
+    for k, mask, kind in (([[0.6 * top], [0.9 * top], [-top]], [[True, True, False]], "padding"),
+                          ([[-top], [0.5 * top], [0.8 * top]], [[False, True, True]], "random")):
+        prop((np.array([[-top]]), np.array(k), np.eye(3), np.array(mask), kind))
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=ALL)
@@ -276,17 +282,18 @@ def default_no_mask(sub, ref):
 @check("stays finite when the scores are large", 0.5, uses=ALL)
 def large_scores_finite(sub, ref):
     big = np.array([[100.0, -100.0], [50.0, 0.0]])
-    keys = np.array([[100.0, 100.0], [-100.0, 50.0], [0.0, 0.0]])
+    keys = np.array([[100.0, 100.0], [-100.0, 40.0], [0.0, 0.0]])
+    largest = f"±{np.abs(big @ keys.T).max() / np.sqrt(2):.0f}"  # 9899: the thousands the stub promises
     for mask in (None, np.array([[True, False, True], [True, False, True]])):  # each row's top key unmasked
         kw = {} if mask is None else {"mask": mask}
         call = call_text("attention", big, keys, V3, **kw)
         y, a = expect_tuple(call, 2, sub.call("attention", big, keys, V3, **kw))
         a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
         if not np.all(np.isfinite(a)):
-            CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, which is "
+            CATALOGUE.fail(sub, f"called {call}: the scores are as large as {largest}; got A = {show(a)}, which is "
                                 f"not finite.", OVERFLOW)
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
-            CATALOGUE.fail(sub, f"called {call}: the scores are as large as ±7071; got A = {show(a)}, whose rows sum "
+            CATALOGUE.fail(sub, f"called {call}: the scores are as large as {largest}; got A = {show(a)}, whose rows sum "
                                 f"to {show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")
 
 

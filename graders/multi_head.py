@@ -3,11 +3,20 @@ reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
-                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow, permutations, show, st)
+from .kit import (Catalogue, Domain, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
+                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow, permutations, scores_within,
+                  show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
+# What the stub promises (kit/domain.py): scores that "run into the thousands", in every head.
+DOMAIN = Domain({
+    MHA: ("scores that run into the thousands in every head",
+          lambda x, wq, wk, wv, wo, h, mask=None: scores_within(x @ wq, x @ wk, heads=h) if wq.shape[1] % h == 0
+          else None),
+    CROSS: ("scores that run into the thousands",
+            lambda xd, xe, wq, wk, wv, mask=None: scores_within(xd @ wq, xe @ wk)),
+})
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 OVERFLOW = overflow("each row's maximum")
 IN_PLACE = advice("leave the caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")

@@ -26,8 +26,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import (Catalogue, ChosenRng, EXP_RANGE, Mistake, NumpyScalar, Rng, advice, call_text, check, expect,
-                  expect_tuple, fail, show)
+from .kit import (Catalogue, ChosenRng, Domain, EXP_RANGE, Mistake, Rng, advice, as_float, call_text, check, expect,
+                  expect_tuple, fail, real, show)
+
+# What the stub promises (kit/domain.py): any d_k, n_keys and trials of at least 1, and a generator to draw
+# from; no check narrows it.
+DOMAIN = Domain()
 
 VAR_TRIALS, VAR_Z = 5000, 5.0  # tolerance at d_k = 256: 5 sqrt((2 d_k^2 + 6 d_k) / n) ~ 26
 TOP_TRIALS, TOP_Z = 2000, 4.0
@@ -45,8 +49,6 @@ OWN_GENERATOR = advice("so its random numbers come from elsewhere: use the rng y
 DRAWS_UNUSED = advice("the draws differ from seed to seed but your result does not: it does not depend on them here")
 MEAN_WEIGHT = advice("that is the average weight (the weights of a softmax sum to 1). Take the largest weight of "
                      "each trial, then average those")
-WRAP = advice("(wrap the result in float(...))")
-RETURN_FLOAT = advice("return float(...) of it")
 # kit's EXP_RANGE, with the fix as a sentence of its own: the check's message ends "..., and {OVERFLOW}"
 OVERFLOW = advice(f"{EXP_RANGE}. Subtract each trial's largest score before np.exp (it does not change the softmax)")
 BIG = 3.2  # every draw of the overflow check's rng: at d_k = 100 each score is 100 · 3.2² = 1024, beyond 709
@@ -62,8 +64,7 @@ def divided_by_dk(d_k, n_keys):
 
 
 def _floats(out):
-    pair = expect_tuple("dot_variances", 2, out)
-    return tuple(float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else np.nan for x in pair)
+    return tuple(real(x) for x in expect_tuple("dot_variances", 2, out))
 
 
 DOT = Catalogue("dot_variances", tuple(((d_k, VAR_TRIALS, Rng(seed)), {}) for seed, d_k in ((31, 16), (32, 64),
@@ -85,34 +86,29 @@ TOP = Catalogue("mean_top_weight", tuple(((d_k, 10, TOP_TRIALS // (1 if d_k == 1
             lambda d, n, t, rng, scaled=True: FIGURES[d, not scaled][0]),
     Mistake("the scores are divided by d_k instead of √d_k",
             lambda d, n, t, rng, scaled=True: divided_by_dk(d, n) if scaled else FIGURES[d, False][0]),
-), read=lambda out: float(out) if isinstance(out, (int, float)) and not isinstance(out, bool) else np.nan,
-    rtol=0.0, atol=0.03)
+), read=real, rtol=0.0, atol=0.03)
 
 
 # ------------------------------------------------------------------ calling the student
-def _float(name, value, exact=False):
-    """A student's number as a Python float; ``exact``: a NumPy scalar (np.float32, np.float64),
-    which the contract does not promise, fails too (only the check named for it says so)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        one = isinstance(value, np.ndarray) and value.size == 1  # float(...) of it is the number
-        fail(f"{name} should be a Python float; got {show(value)}" + (f" {WRAP}" if one else ""))
-    if exact and isinstance(value, NumpyScalar):
-        fail(f"{name} is a NumPy {value.dtype} scalar ({show(float(value))}), not the Python float the "
-             f"function promises: {RETURN_FLOAT}")
-    expect(math.isfinite(value), f"{name} is {value!r}; it should be a finite number")
-    return float(value)
+def _answer(name, call, value):
+    """What ``call`` returned, as the float (mean_top_weight) or the pair of floats (dot_variances) it
+    should be, NaN and infinity kept: a check about the seed compares answers, not their values."""
+    if name == "mean_top_weight":
+        return as_float(call, value, finite=False)
+    pair = expect_tuple(call, 2, value)
+    return tuple(as_float(f"the {which} value of {call}", x, finite=False) for which, x in zip(("first", "second"),
+                                                                                                 pair))
 
 
-def variances_of(sub, d_k, trials, seed, exact=False):
+def variances_of(sub, d_k, trials, seed):
     call = call_text("dot_variances", d_k, trials, Rng(seed))
     pair = expect_tuple(call, 2, sub.call("dot_variances", d_k, trials, Rng(seed)))
-    return call, _float(f"the first value of {call}", pair[0], exact), \
-        _float(f"the second value of {call}", pair[1], exact)
+    return call, as_float(f"the first value of {call}", pair[0]), as_float(f"the second value of {call}", pair[1])
 
 
-def top_of(sub, d_k, n_keys, trials, seed, scaled=True, strict=True, exact=False):
+def top_of(sub, d_k, n_keys, trials, seed, scaled=True, strict=True):
     call = call_text("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled)
-    v = _float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled), exact)
+    v = as_float(call, sub.call("mean_top_weight", d_k, n_keys, trials, Rng(seed), scaled=scaled))
     if strict and abs(v - 1 / n_keys) < 1e-12:  # random scores are never all equal, so this is the mean weight
         fail(f"{call} returned {show(v)}, exactly 1/n_keys: {MEAN_WEIGHT}")
     return call, v
@@ -129,16 +125,16 @@ def var_tol(d_k, trials=VAR_TRIALS):
 
 
 # ------------------------------------------------------------------ public checks
-@check("returns Python floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
+@check("returns floats in the right ranges", 0.5, uses=("dot_variances", "mean_top_weight"))
 def returns_floats(sub, ref):
-    call, a, b = variances_of(sub, 8, 1000, 0, exact=True)
+    call, a, b = variances_of(sub, 8, 1000, 0)
     expect(a > 0 and b > 0, f"{call} returned {show((a, b))}; a variance of random scores is positive")
     for scaled in (True, False):
-        call, v = top_of(sub, 8, 5, 500, 0, scaled, exact=True)
+        call, v = top_of(sub, 8, 5, 500, 0, scaled)
         expect(1 / 5 < v <= 1, f"{call} returned {show(v)}; the largest of 5 softmax weights lies between "
                                f"1/5 and 1, and so does its average")
     # With two keys the other one always keeps some weight (its score is never 40 below): below 1.
-    call, v = top_of(sub, 8, 2, 500, 0, exact=True)
+    call, v = top_of(sub, 8, 2, 500, 0)
     expect(1 / 2 < v < 1, f"{call} returned {show(v)}; the larger of 2 softmax weights lies between 1/2 and 1 "
                           f"(the other key always keeps some weight), and so does its average")
 
@@ -152,22 +148,25 @@ def rng_discipline(sub, ref):
     for name, args in (("dot_variances", (16, 500)), ("dot_variances", (16, 2)), ("mean_top_weight", (16, 10, 300)),
                        ("mean_top_weight", (16, 10, 1)), ("mean_top_weight", (16, 10, 2))):
         named = dict(zip(NAMES[name], args), rng=Rng(7))
-        first, again = sub.call(name, *args, Rng(7)), sub.call(name, **named)
-        other = sub.call(name, *args, Rng(8))
         same = call_text(name, *args, Rng(7))
+        first = _answer(name, same, sub.call(name, *args, Rng(7)))
+        again = _answer(name, call_text(name, **named), sub.call(name, **named))
+        other = _answer(name, call_text(name, *args, Rng(8)), sub.call(name, *args, Rng(8)))
         if not _same(first, again):
-            repeat = sub.call(name, *args, Rng(7))  # the worker reseeds the global states from each call's text,
-            why = f"; {GLOBAL_STATE}" if _same(repeat, first) else (  # so it answers the same call alike
+            # the worker reseeds the global states from each call's text, so it answers the same call alike
+            repeat = _answer(name, same, sub.call(name, *args, Rng(7)))
+            why = f"; {GLOBAL_STATE}" if _same(repeat, first) else (
                 f". Made again, {same} gave {show(repeat)}.")
             fail(f"{same} gave {show(first)}, but the same call written with keywords, "
                  f"{call_text(name, **named)}, gave {show(again)}: the same seed must give the same result{why}")
         mean_weight = isinstance(first, float) and abs(first - 1 / 10) < 1e-12  # other checks name it
-        if first != other or mean_weight:
+        if not _same(first, other) or mean_weight:
             varied.add(name)
             continue
         if name in varied:  # the seed mattered with more trials: the rng is used, these draws are lost
             why = f" With {args[-1]} trial{'s' if args[-1] > 1 else ''}, {DRAWS_UNUSED}."
-        elif not _same(more := sub.call(name, *args[:-1], args[-1] + 1, Rng(7)), first):  # draws, not from rng
+        elif not _same(more := _answer(name, call_text(name, *args[:-1], args[-1] + 1, Rng(7)),
+                                       sub.call(name, *args[:-1], args[-1] + 1, Rng(7))), first):  # draws, not from rng
             why = f" Your result changes with the number of trials ({show(more)} with {args[-1] + 1}) but not with " \
                   f"the seed, {OWN_GENERATOR}."
         else:
@@ -191,7 +190,7 @@ def scaling_lowers(sub, ref):
         TOP.fail(sub, f"{call_u} returned {show(u)} but {call_s} returned {show(s)}: unscaled scores are larger, so "
                       f"their softmax is more peaked.")
     plain = call_text("mean_top_weight", 64, 10, 1000, Rng(4))
-    v = _float(plain, sub.call("mean_top_weight", 64, 10, 1000, Rng(4)))
+    v = as_float(plain, sub.call("mean_top_weight", 64, 10, 1000, Rng(4)))
     expect(v != u or v == s, f"{plain} returned {show(v)}, the same as {call_u}: scaled defaults to True "
                              f"(def mean_top_weight(d_k, n_keys, trials, rng, scaled=True))")
 
@@ -259,7 +258,7 @@ def unscaled_large_dk_finite(sub, ref):
     if isinstance(v, float) and not math.isfinite(v):
         fail(f"{call} returned {v!r}: every normal draw of this generator is {BIG}, so both unscaled scores are "
              f"{d_k} · {BIG}² = {d_k * BIG ** 2:.0f}, and {OVERFLOW}")
-    v = _float(call, v)
+    v = as_float(call, v)
     expect(abs(v - 1 / n_keys) <= 1e-9,  # equal sums of equal products, up to rounding
            f"{call} returned {show(v)}; every normal draw of this generator is {BIG}, so the query and both keys "
            f"are the same vector, the two scores are equal, and each of the 2 softmax weights is 1/2")

@@ -9,8 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kit import (Catalogue, Mistake, NO_SHIFT, advice, advise, as_array, call_text, check, current_variant, expect,
-                  expect_raises, fail, floats, for_all, hnp, overflow, pick_variant, show, st, weights)
+from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, advice, advise, as_array, as_int, call_text, check, current_variant,
+                  entries_within, expect, expect_raises, fail, floats, for_all, hnp, is_float, is_int, overflow,
+                  pick_variant, show, st, weights)
 
 
 class CatSat(NamedTuple):
@@ -84,6 +85,9 @@ PERCENT = Catalogue("softmax_percent", (
 
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 OVERFLOW = overflow("the largest score")
+# What the stub promises (kit/domain.py): one query's raw scores, "hundreds or thousands" at most.
+DOMAIN = Domain({f: ("raw scores of hundreds or thousands at most", lambda raw, d_k, scaled=True: entries_within(
+    raw, minus_inf=False)) for f in ("scale_scores", "softmax_percent")})
 INTEGER_DIVISION = advice("use integer division (//) so the head size is an int")
 IN_PLACE = advice("work on a copy (raw / c makes a new array, raw /= c does not)")
 
@@ -176,10 +180,10 @@ def head_dim_int(sub, ref):
         d_model = n_heads * size
         got = sub.call("head_dim", d_model, n_heads)
         call = call_text("head_dim", d_model, n_heads)
-        if isinstance(got, float):  # the right size, as a float: what / gives where // was meant
+        if is_float(got) and not is_int(got):  # the right size, as a float: what / gives where // was meant
             fail(f"{call} returned {got!r}, a float" + (f": {INTEGER_DIVISION}" if got == d_model / n_heads
                                                         else "; head_dim returns an int"))
-        expect(isinstance(got, int) and not isinstance(got, bool), f"{call} returned {show(got)}; return an int")
+        got = as_int(call, got)
         expect(got * n_heads == d_model, f"{call} returned {got}: {n_heads} heads of size {got} do not "
                                          f"make up d_model = {d_model}")
 

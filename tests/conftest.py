@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-RECORDED = {"mutant": [], "catalogue": []}  # in the process that reports (with pytest-xdist, the controller)
+RECORDED = {"mutant": [], "catalogue": [], "right": []}  # in the process that reports (with pytest-xdist, the controller)
 
 
 def pytest_runtest_logreport(report):
@@ -45,7 +45,8 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_terminal_summary(terminalreporter):
-    lines = corpus_figures(RECORDED["mutant"]) + catalogue_figures(RECORDED["catalogue"])
+    lines = (corpus_figures(RECORDED["mutant"]) + right_figures(RECORDED["right"])
+             + catalogue_figures(RECORDED["catalogue"]))
     if lines:
         terminalreporter.write_sep("-", "feedback figures")
         for line in lines:
@@ -63,11 +64,30 @@ def corpus_figures(rows) -> list[str]:
 
     declared = [r for r in rows if r["declared"]]
     hidden = sorted(r["name"] for r in rows if r["caught"] and not r["public"])
+
+    def share(k):
+        return f"{k} of {n} ({100 * k / n:.0f} %)"
+
+    named = count("shown", declared)  # a mutant whose declared diagnosis its feedback shows
     return [f"mutants: {n} in {len({r['slug'] for r in rows})} exercises",
-            f"caught: {count('caught')} of {n}; on the public checks: {count('public')} of {n}"
+            f"caught: {share(count('caught'))}; on the public checks: {share(count('public'))} (target >= 95 %)"
             + (f" (by hidden checks only: {', '.join(hidden)})" if hidden else ""),
-            f"declared diagnoses shown: {count('shown', declared)} of {len(declared)}",
-            f"wrong hints (must be 0): {sum(r['wrong'] for r in rows)}"]
+            f"mistakes named: {share(named)} (target >= 70 %); of the {len(declared)} that declare a "
+            f"diagnosis, {len(declared) - named} not shown",
+            f"hints naming a mistake not made (must be 0): {sum(r['wrong'] for r in rows)}"]
+
+
+def right_figures(rows) -> list[str]:
+    """The summary's lines for right code (alternatives and the corpus): how many lost points, how many
+    were given a hint (each must be 0)."""
+    if not rows:
+        return []
+    losing = sorted(r["name"] for r in rows if r["lost"] > 0)
+    hinted = sorted(r["name"] for r in rows if r["wrong"] > 0)
+    return [f"right answers losing points (must be 0): {len(losing)} of {len(rows)}"
+            + (f" ({', '.join(losing)})" if losing else ""),
+            f"right answers told of a mistake (must be 0): {len(hinted)} of {len(rows)}"
+            + (f" ({', '.join(hinted)})" if hinted else "")]
 
 
 def catalogue_figures(rows) -> list[str]:

@@ -41,6 +41,9 @@ SLUGS = [e.slug for e in registry.EXERCISES]
 HERE = Path(__file__).parent
 MUTANTS = sorted((HERE / "mutants").glob("*/*.py"))
 ALTERNATIVES = sorted((HERE / "alternatives").glob("*/*.py"))
+# Right code as people write it: public tutorials, course repositories and from-scratch projects,
+# adapted only to the signatures, each naming its source (issue 34). Every file keeps full marks.
+CORPUS = sorted((HERE / "corpus").glob("*/*.py"))
 
 
 def _messages(result):
@@ -188,12 +191,34 @@ def _a_lesson_mistake_loses_public_marks(path, result):
     assert lost > 0, f"{path.name} ({lessons[0]}) keeps every public point:\n{text}"
 
 
-@pytest.mark.parametrize("path", ALTERNATIVES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_correct_alternative_keeps_full_marks(path):
+@pytest.mark.parametrize("path", ALTERNATIVES + CORPUS, ids=lambda p: f"{p.parents[1].name}/{p.parent.name}/{p.stem}")
+def test_right_code_keeps_full_marks(path, record_property):
+    """A correct alternative of ours, or right code from the corpus: full marks, public and hidden,
+    and no hint at all (a hint names a mistake; right code has none)."""
     result = grade_file(path.parent.name, path)
+    text = _messages(result)
+    # a hint names a mistake; a tip given with full marks ("That counts. A tip: ...") names none
+    named = [h for h in HINTS if h in text] + [m.group(0) for m in GUESSING.finditer(text)]
+    record_property("right", {"name": f"{path.parent.name}/{path.stem}", "lost": result.max_points - result.points,
+                              "wrong": len(named)})
     _no_grader_errors(result)
     lost = [f"{c.name}: {c.message}" for c in result.checks if not c.passed]
     assert result.points == result.max_points, "\n".join(lost)
+    assert not named, f"right code was told of a mistake: {named}"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_corpus_file_names_its_source_and_what_was_adapted(path):
+    head = path.read_text(encoding="utf-8")
+    for key in ("source", "license", "adapted"):
+        assert _declared(path, key), f"{path.name} has no '# {key}: ...' line"
+    assert head.startswith('"""'), f"{path.name} starts with no docstring saying its style"
+
+
+def test_the_corpus_spans_every_exercise():
+    """At least 40 right files in all, and some in every exercise."""
+    per = {slug: len(list((HERE / "corpus" / slug).glob("*.py"))) for slug in SLUGS}
+    assert sum(per.values()) >= 40 and all(per.values()), per
 
 
 @pytest.mark.parametrize("slug", SLUGS)

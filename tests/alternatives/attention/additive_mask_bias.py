@@ -1,6 +1,5 @@
-"""Mistake: the mask adds a -1e9 bias to the scores (as many codebases do) instead of making them
--inf: a masked score far above the allowed ones keeps its weight."""
-# diagnosis: none
+"""Correct: the mask adds a -1e9 bias to the scores, as many codebases do. The stub promises scores in
+the thousands, so a masked score is a billion below every allowed one and its weight is exactly 0."""
 import numpy as np
 
 
