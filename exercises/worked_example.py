@@ -7,14 +7,16 @@ that turn such raw scores into attention weights, and find out how large each
 head is when d_model is split between several heads.
 
 * ``scale_scores(raw, d_k)`` divides the raw scores q·k by sqrt(d_k) and
-  returns a new float64 array of the same shape (here d_k = 24: one head
-  spans the whole d_model).
+  returns a new float64 array of the same shape: one query's scores, or a
+  matrix of them, a query per row (here d_k = 24: one head spans the whole
+  d_model).
 * ``softmax_percent(raw, d_k, scaled=True)`` turns one query's raw scores
   (a 1-D float64 array) into attention weights in percent: non-negative, adding
   up to 100, the largest score getting the largest weight. With ``scaled=True``
   the scores are scaled first (use ``scale_scores``); with ``scaled=False`` the
-  raw scores go straight into the softmax. Compare both for "the cat sat":
-  what happens to the weights without scaling?
+  raw scores go straight into the softmax. ``scaled`` may be given by position
+  or by name (``softmax_percent(raw, 24, False)`` is ``scaled=False``).
+  Compare both for "the cat sat": what happens to the weights without scaling?
 * ``head_dim(d_model, n_heads)`` returns the size d_k of each head when
   d_model is split evenly between n_heads heads, as an ``int``. When n_heads
   does not divide d_model the split is impossible: raise ``ValueError``.

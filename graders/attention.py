@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from .kit import (SCORE_LIMIT, Catalogue, Domain, Mistake, advice, as_array, as_bool_array, attend, call_text, check, expect, expect_tuple,
-                  fail, for_all, future_change, masked_case, overflow, permuted_case, qkv, scores_within, show, st)
+from .kit import (SCORE_LIMIT, Catalogue, Domain, Fail, Mistake, StudentError, advice, as_array, as_bool_array, aside,
+                  attend, call_text, check, expect, expect_tuple, fail, for_all, future_change, masked_case, overflow,
+                  overflow_raised, permuted_case, qkv, scores_within, show, st)
 
 TOL = 1e-9
 # What the stub promises (kit/domain.py): scores that "run into the thousands", so a masked score
@@ -22,10 +23,17 @@ IN_PLACE = advice("work on new arrays (q / s makes a new array, q /= s changes t
 
 
 # ------------------------------------------------------------------ known mistakes
+def _combined(parts):
+    """attention() with the mistakes ``parts`` name switched on: a wrong size to divide by (√size(Q, K, V)
+    instead of √d_k), a wrong masking, a wrong normalisation, one or several at once."""
+    size, knobs = parts.get("divide_by"), {k: v for k, v in parts.items() if k != "divide_by"}
+    return lambda q, k, v, mask=None: attend(q, k, v, mask, divide_by=size and size(q, k, v), **knobs)
+
+
 def _mistake(says, size=None, **variant):
     """A mistake of attention(): the scores divided by √size(Q, K, V) instead of √d_k, or ``variant``."""
-    return Mistake(says, lambda q, k, v, mask=None: attend(q, k, v, mask, divide_by=size and size(q, k, v),
-                                                           **variant))
+    parts = {"divide_by": size} if size else variant
+    return Mistake(says, _combined(parts), parts)
 
 
 MISTAKES = (
@@ -64,7 +72,7 @@ def _read(out):
     return as_array("Y", y, finite=False), as_array("A", a, finite=False)
 
 
-CATALOGUE = Catalogue("attention", PROBES, MISTAKES, read=_read)
+CATALOGUE = Catalogue("attention", PROBES, MISTAKES, read=_read, combine=_combined)
 
 
 def _masks(*pairs):
@@ -107,7 +115,8 @@ def attention_of(sub, q, k, v, mask=None):
     a = as_array(f"{call}: A (the second value)", out[1], shape=a_shape, finite=False)
     if mask is not None and np.isnan(a).any():
         CATALOGUE.fail(sub, f"{call} returned A = {show(a)}, which contains NaN although every row of the mask has a "
-                            "True: each row of A should be a probability distribution over the keys it may see.")
+                            "True: each row of A should be a probability distribution over the keys it may see.",
+                       case=((q, k, v), kw, out))
     a = as_array(f"{call}: A (the second value)", a, shape=a_shape)
     return as_array(f"{call}: Y (the first value)", out[0], shape=y_shape), a, call
 
@@ -174,11 +183,23 @@ def masked_exactly_zero(sub, ref):
     quick_for_all(masked_case(), prop, examples=[(q, q, q, TRI3, "causal")])
     # the allowed scores far below zero and a masked one far above them, all within the stub's thousands
     # (-6000, -9000 and +10000; -5000, -8000 and +10000): a masked score made 0, or held at a modest
-    # floor, takes all the weight; -1e9 and -inf give it none
+    # floor, takes all the weight; -1e9 and -inf give it none. Only where the same scores unmasked give
+    # finite weights: else the large scores are at fault, not the mask (the large-scores check says so)
     top = SCORE_LIMIT / 100
     for k, mask, kind in (([[0.6 * top], [0.9 * top], [-top]], [[True, True, False]], "padding"),
                           ([[-top], [0.5 * top], [0.8 * top]], [[False, True, True]], "random")):
-        prop((np.array([[-top]]), np.array(k), np.eye(3), np.array(mask), kind))
+        q, k = np.array([[-top]]), np.array(k)
+        if _finite_unmasked(sub, q, k, np.eye(3)):
+            prop((q, k, np.eye(3), np.array(mask), kind))
+
+
+def _finite_unmasked(sub, q, k, v) -> bool:
+    """Whether the student's attention(q, k, v) gives finite weights: evidence gathered aside."""
+    try:
+        with aside(sub):
+            return bool(np.isfinite(as_array("", expect_tuple("", 2, sub.call("attention", q, k, v))[1])).all())
+    except (Fail, StudentError):
+        return False
 
 
 @check("with a causal mask, output row i ignores the tokens after i", 1, uses=ALL)
@@ -287,11 +308,13 @@ def large_scores_finite(sub, ref):
     for mask in (None, np.array([[True, False, True], [True, False, True]])):  # each row's top key unmasked
         kw = {} if mask is None else {"mask": mask}
         call = call_text("attention", big, keys, V3, **kw)
-        y, a = expect_tuple(call, 2, sub.call("attention", big, keys, V3, **kw))
+        with overflow_raised(OVERFLOW):
+            out = sub.call("attention", big, keys, V3, **kw)
+        y, a = expect_tuple(call, 2, out)
         a = as_array(f"{call}: A (the second value)", a, shape=(2, 3), finite=False)
         if not np.all(np.isfinite(a)):
             CATALOGUE.fail(sub, f"called {call}: the scores are as large as {largest}; got A = {show(a)}, which is "
-                                f"not finite.", OVERFLOW)
+                                f"not finite.", OVERFLOW, case=((big, keys, V3), kw, out))
         if not np.allclose(a.sum(axis=1), 1.0, atol=TOL):
             CATALOGUE.fail(sub, f"called {call}: the scores are as large as {largest}; got A = {show(a)}, whose rows sum "
                                 f"to {show(a.sum(axis=1))}: each row of A should sum to 1, large scores or not.")

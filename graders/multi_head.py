@@ -3,9 +3,9 @@ reference is checked in graders/hidden/multi_head.py."""
 
 import numpy as np
 
-from .kit import (Catalogue, Domain, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check, cross_cases,
-                  expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow, permutations, scores_within,
-                  show, st)
+from .kit import (Catalogue, Domain, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check,
+                  cross_cases, expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow,
+                  overflow_raised, permutations, scores_within, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
@@ -308,9 +308,11 @@ def cross_scaled(sub, ref):
 @check("no mask means no mask, and large scores stay finite", 0.5, uses=(MHA, CROSS))
 def defaults_and_large_scores(sub, ref):
     x, *ws = fixed_inputs(12, 4, 4)
-    big = 40 * x  # entries up to ±40: scores in the thousands, where np.exp overflows
-    for func, args in ((MHA, (big, *ws, 2)), (CROSS, (big[:2], big[1:], *ws[:3]))):
-        out = sub.call(func, *args)
+    big = 40 * x  # entries up to ±40: scores up to ±1762 in the heads, where np.exp overflows
+    cross = 120 * x  # one head over more columns: scores up to ±4297 (40 · x would stay below 709)
+    for func, args in ((MHA, (big, *ws, 2)), (CROSS, (cross[:2], cross[1:], *ws[:3]))):
+        with overflow_raised(OVERFLOW):  # math.exp's OverflowError is the same mistake as an np.exp at inf
+            out = sub.call(func, *args)
         got = out[1] if func == CROSS and isinstance(out, tuple) and len(out) == 2 else out
         a = as_array(f"the result of {call_text(func, *args)}", got, finite=False)
         if not np.all(np.isfinite(a)):

@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, advice, advise, as_array, as_int, call_text, check, current_variant,
-                  entries_within, expect, expect_raises, fail, floats, for_all, hnp, is_float, is_int, overflow,
-                  pick_variant, show, st, weights)
+from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, advice, advise, as_array, as_int, call_text, check,
+                  current_variant, entries_within, expect, expect_raises, fail, floats, for_all, hnp, is_float, is_int,
+                  overflow, overflow_raised, pick_variant, show, st, weights)
 
 
 class CatSat(NamedTuple):
@@ -118,6 +118,12 @@ def scale_is_division(sub, ref):
 
     for_all(scores_and_dk().filter(lambda c: np.any(c[0] != 0)), prop, max_examples=15,
             examples=[(np.array([1.0, -2.0, 4.0]), 16)])
+    # "the same shape": a matrix of scores (a query per row) stays a matrix
+    raw = np.array([[1.0, -2.0, 4.0], [0.5, 3.0, -1.0]])
+    out = scaled_of(sub, raw, 4)
+    if not np.allclose(out, raw / 2, rtol=1e-9, atol=1e-12):
+        SCALE.fail(sub, f"called {call_text('scale_scores', raw, 4)}; got {show(out)}, which is not each score "
+                        f"divided by √4 = 2.")
 
 
 @check("softmax_percent gives percentages summing to 100, in the order of the scores", 1,
@@ -145,11 +151,14 @@ def flag_and_default(sub, ref):
     def prop(case):
         raw, d_k = case
         scaled = scaled_of(sub, raw, d_k)
-        for kwargs, same_as, what in (({"scaled": True}, (scaled, 1), "the scaled scores"),
-                                      ({"scaled": False}, (raw, d_k), "the raw scores"),
-                                      ({}, (scaled, 1), "the scaled scores (scaled=True is the default)")):
-            call = call_text("softmax_percent", raw, d_k, **kwargs)
-            got = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, **kwargs),
+        # scaled by name, by position (the stub allows both) and left out
+        for flag, kwargs, same_as, what in (((), {"scaled": True}, (scaled, 1), "the scaled scores"),
+                                            ((), {"scaled": False}, (raw, d_k), "the raw scores"),
+                                            ((False,), {}, (raw, d_k), "the raw scores"),
+                                            ((True,), {}, (scaled, 1), "the scaled scores"),
+                                            ((), {}, (scaled, 1), "the scaled scores (scaled=True is the default)")):
+            call = call_text("softmax_percent", raw, d_k, *flag, **kwargs)
+            got = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, *flag, **kwargs),
                            shape=raw.shape)
             _, want = percent_of(sub, same_as[0], same_as[1], scaled=False)
             if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
@@ -165,8 +174,9 @@ def flag_and_default(sub, ref):
 def percent_large_scores(sub, ref):
     for raw, d_k, scaled in ((np.array([900.0, 0.0, -900.0]), 1, False), (np.array([1e4, 9990.0]), 4, True)):
         call = call_text("softmax_percent", raw, d_k, scaled=scaled)
-        w = as_array(f"{call} returned an array that", sub.call("softmax_percent", raw, d_k, scaled=scaled),
-                     shape=raw.shape, finite=False)
+        with overflow_raised(OVERFLOW):  # math.exp's OverflowError is the same mistake as an np.exp at inf
+            out = sub.call("softmax_percent", raw, d_k, scaled=scaled)
+        w = as_array(f"{call} returned an array that", out, shape=raw.shape, finite=False)
         if not np.all(np.isfinite(w)):
             PERCENT.fail(sub, f"called {call}; got {show(w)}, which is not finite.", OVERFLOW)
         if not np.isclose(w.sum(), 100.0):

@@ -242,7 +242,7 @@ def test_generate_feedback_shows_our_feedback(graded):
                           env=nbkit._env())
     assert proc.returncode == 0, proc.stderr
     html = (course / "feedback" / "mutant" / "part3_attention" / "softmax.html").read_text()
-    assert "stays finite for entries as large as" in html and "overflows" in html
+    assert "stays finite and sums to 1 for entries as large as" in html and "overflows" in html
     for slug in ("softmax", "attention"):  # the checks' text fits the page (77 columns at 800 px): no scroll bar
         page = (course / "feedback" / "mutant" / "part3_attention" / f"{slug}.html").read_text()
         texts = re.findall(r'output_stdout output_text">\s*<pre>(.*?)</pre>', page, re.S)

@@ -42,7 +42,7 @@ def _by_name(result):
 def test_the_failing_call_s_output_follows_the_failed_check(tmp_path):
     result = _grade(tmp_path, UNSTABLE.format(body='print("largest entry:", x.max())'))
     failed = [c for c in result.checks if not c.passed]
-    assert [c.name for c in failed] == ["stays finite for entries as large as ±1e4"]
+    assert [c.name for c in failed] == ["stays finite and sums to 1 for entries as large as ±1e4"]
     # the counterexample is [[10000, 0, -10000]]: the line printed is that call's own
     assert failed[0].message.endswith(f"{HEADER}\n  | largest entry: 10000.0")
     assert all(HEADER not in c.message for c in result.checks if c.passed)
@@ -50,7 +50,7 @@ def test_the_failing_call_s_output_follows_the_failed_check(tmp_path):
 
 def test_only_the_last_lines_are_shown_each_cut_short(tmp_path):
     body = 'for i in range(5000): print(i, "#" * 300 if i == 4999 else "")'
-    message = _by_name(_grade(tmp_path, UNSTABLE.format(body=body)))["stays finite for entries as large as ±1e4"].message
+    message = _by_name(_grade(tmp_path, UNSTABLE.format(body=body)))["stays finite and sums to 1 for entries as large as ±1e4"].message
     shown = message.split(HEADER + "\n")[1].splitlines()
     assert len(shown) <= PRINTED_LINES
     assert shown[-1].startswith("  | 4999 ###") and len(shown[-1]) <= 200 + len("  | ")
@@ -74,7 +74,7 @@ def test_printing_changes_no_grade_and_a_pass_shows_nothing(tmp_path):
 def test_a_call_that_prints_nothing_shows_no_output_of_an_earlier_call(tmp_path):
     # prints only for small inputs: the failing call (large entries) printed nothing itself
     body = 'print("small") if abs(x).max() < 100 else None'
-    message = _by_name(_grade(tmp_path, UNSTABLE.format(body=body)))["stays finite for entries as large as ±1e4"].message
+    message = _by_name(_grade(tmp_path, UNSTABLE.format(body=body)))["stays finite and sums to 1 for entries as large as ±1e4"].message
     assert HEADER not in message
 
 
@@ -83,7 +83,7 @@ def test_a_call_that_replaces_stdout_leaves_the_next_call_s_output_intact(tmp_pa
     source = UNSTABLE.format(body='print("entry", x.max())') + f"\n\ndef clobber():\n    {body}\n"
     assert "largest" not in source
     result = _grade(tmp_path, source)
-    assert "  | entry 10000.0" in _by_name(result)["stays finite for entries as large as ±1e4"].message
+    assert "  | entry 10000.0" in _by_name(result)["stays finite and sums to 1 for entries as large as ±1e4"].message
 
 
 def test_cached_and_live_grades_show_the_same_output(tmp_path):
@@ -98,7 +98,7 @@ def test_the_notebook_s_checks_show_the_output_too():
     namespace = {}
     exec(compile(UNSTABLE.format(body='print("largest entry:", x.max())'), "cell", "exec"), namespace)
     result = grade_namespace("softmax", namespace, hidden=False)
-    message = _by_name(result)["stays finite for entries as large as ±1e4"].message
+    message = _by_name(result)["stays finite and sums to 1 for entries as large as ±1e4"].message
     assert message.endswith(f"{HEADER}\n  | largest entry: 10000.0")
 
 
@@ -133,6 +133,6 @@ def test_printed_commas_and_brackets_are_not_counted_as_values_of_the_answer(tmp
 @pytest.mark.parametrize("brk", ["\\x0b", "\\x0c", "\\r", "\\u2028", "\\x1c"])
 def test_no_kind_of_line_break_shows_more_than_the_last_lines(tmp_path, brk):
     message = _by_name(_grade(tmp_path, UNSTABLE.format(body=f'print("{brk}" * 600 + "last")')))[
-        "stays finite for entries as large as ±1e4"].message
+        "stays finite and sums to 1 for entries as large as ±1e4"].message
     shown = message.split(HEADER + "\n")[1].splitlines()
     assert 1 <= len(shown) <= PRINTED_LINES and shown[-1] == "  | last"

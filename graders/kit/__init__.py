@@ -42,14 +42,14 @@ wire's value types and the installed versions), nothing else.
 """
 
 from .catalogue import Catalogue, Mistake
-from .checks import (ChosenRng, Fail, Rng, StudentError, SympyText, advice, array_aside, as_array,
+from .checks import (ChosenRng, Fail, Rng, StudentError, SympyText, advice, array_aside, as_array, aside,
                      as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome
 from .domain import SCORE_LIMIT, Domain, entries_within, scores_within
 from .numbers import as_float, as_int, is_float, is_int, real
-from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, weights
+from .models import EXP_RANGE, NO_SHIFT, attend, heads, overflow, overflow_raised, weights
 from .props import for_all
 from .raises import advise, expect_raises
 from .strategies import (array_and_axis, arrays_any_rank, causal_cases, cross_cases, floats, future_change,
@@ -62,9 +62,9 @@ __all__ = [
     "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
     "Outcome",
     # naming a mistake on evidence
-    "Mistake", "Catalogue", "advice", "array_aside", "attend", "heads", "weights",
+    "Mistake", "Catalogue", "advice", "aside", "array_aside", "attend", "heads", "weights",
     # the one wording of the overflow of np.exp: a hint's, and advice's
-    "NO_SHIFT", "EXP_RANGE", "overflow",
+    "NO_SHIFT", "EXP_RANGE", "overflow", "overflow_raised",
     # what each stub promises about its inputs (domain.py)
     "Domain", "SCORE_LIMIT", "scores_within", "entries_within",
     # the one rule for a returned number (numbers.py)

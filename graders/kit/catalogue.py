@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 
@@ -31,13 +32,24 @@ class Mistake:
 
     says: str
     model: object
+    parts: dict = field(default=None, compare=False)  # the knobs of a Catalogue's ``combine`` it switches
 
     def __post_init__(self):
-        HINTS.add(self.hint)
+        HINTS.update((self.hint, self.partial))
 
     @property
     def hint(self) -> str:
         return f"It looks like {self.says}."
+
+    @property
+    def partial(self) -> str:
+        """The hint where this mistake is in the answers but does not give the failing one alone."""
+        return f"It looks like {self.says}; but that alone does not give this result: there is more than one mistake."
+
+
+def both(a: Mistake, b: Mistake, model) -> Mistake:
+    """Two mistakes at once, named together."""
+    return Mistake(f"there are two mistakes: {a.says}; and {b.says}", model, {**a.parts, **b.parts})
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,12 @@ class Catalogue:
     read: object = None  # the student's answer -> comparable form; raises Fail when unreadable
     rtol: float = 1e-6
     atol: float = 1e-9
+    combine: object = None  # parts (two mistakes' knobs) -> the model of both mistakes at once
+
+    def __post_init__(self):
+        object.__setattr__(self, "pairs", tuple(
+            both(a, b, self.combine({**a.parts, **b.parts})) for a, b in combinations(self.mistakes, 2)
+            if self.combine and a.parts and b.parts and not set(a.parts) & set(b.parts)))
 
     def call(self, sub, *args, **kwargs):
         """The student's answer; an exception it raises comes with the hint of the mistake the probes
@@ -87,37 +105,60 @@ class Catalogue:
                 return None
         if all(a is _RAISED for a in answers):
             return None
-        found = [m for m in self.mistakes if all(self.follows(got, _model(m, a, k))
-                                                 for got, (a, k) in zip(answers, self.probes))]
-        return found[0] if len(found) == 1 else None
+        for candidates in (self.mistakes, self.pairs):  # one mistake; else two at once
+            found = [m for m in candidates if all(self.follows(got, _model(m, a, k))
+                                                  for got, (a, k) in zip(answers, self.probes))]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
     def follows(self, got, modelled) -> bool:
         if got is _RAISED or modelled is None:
             return got is _RAISED and modelled is None
         return self.same(got, modelled)
 
-    def hint(self, sub) -> str:
-        """" It looks like ..." for the mistake the probes identify, else "". Worked out once per
-        submission (a check that fails is shrunk, and several checks fail for one mistake)."""
+    def identified(self, sub):
+        """The mistake the probes identify, or None. Worked out once per submission (a check that
+        fails is shrunk, and several checks fail for one mistake)."""
         base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
         known = base.__dict__.setdefault("_identified", {})
         if id(self) not in known:
             with aside(sub):
                 known[id(self)] = self.identify(sub)
-        found = known[id(self)]
+        return known[id(self)]
+
+    def hint(self, sub) -> str:
+        """" It looks like ..." for the mistake the probes identify, else ""."""
+        found = self.identified(sub)
         return f" {found.hint}" if found else ""
 
-    def fail(self, sub, message: str, advice: str = "", *, fraction: float = 0.0):
+    def fail(self, sub, message: str, advice: str = "", *, fraction: float = 0.0, case=None):
         """Fail with ``message`` and the hint of the mistake the probes identify; without one, with
         ``advice`` (registered with ``advice()``), which only the check's own observation may justify
-        (the result *was* infinite), never the check's title alone. The hint and the advice are never
-        both given. The way a check of this function fails, wherever a known mistake may be the cause."""
-        raise Fail(message + (self.hint(sub) or (f" {advice}" if advice else "")), fraction) from None
+        (the result *was* infinite), never the check's title alone. The way a check of this function
+        fails, wherever a known mistake may be the cause.
 
-    def expect(self, sub, condition: bool, message: str, advice: str = ""):
+        ``case``, (args, kwargs, answer): the failing call and the student's answer to it. Where the
+        identified mistake's model answers that call otherwise, the mistake is named as one of several
+        (``Mistake.partial``), and ``advice`` follows it; else the hint and the advice are never both
+        given."""
+        found = self.identified(sub)
+        if found is not None and case is not None and not self.explains(found, *case):
+            raise Fail(f"{message} {found.partial}" + (f" {advice}" if advice else ""), fraction) from None
+        raise Fail(message + (f" {found.hint}" if found else (f" {advice}" if advice else "")), fraction) from None
+
+    def explains(self, mistake: Mistake, args, kwargs, answer) -> bool:
+        """Whether ``mistake``'s model gives the student's ``answer`` to the call (args, kwargs)."""
+        try:
+            got = self.read(answer) if self.read else answer
+        except Fail:
+            return False
+        return self.follows(got, _model(mistake, args, kwargs))
+
+    def expect(self, sub, condition: bool, message: str, advice: str = "", case=None):
         """``expect``, with the hint (or ``advice``) of ``fail`` when ``condition`` does not hold."""
         if not condition:
-            self.fail(sub, message, advice)
+            self.fail(sub, message, advice, case=case)
 
     @contextmanager
     def reworded(self, sub, before: str = "", after: str = ""):

@@ -8,11 +8,13 @@ in the parent on the grader's own probes and are never shown to the student.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
-from .checks import advice
+from .checks import Fail, Raised, advice
 
-__all__ = ["weights", "masked", "attend", "heads", "EXP_RANGE", "NO_SHIFT", "overflow"]
+__all__ = ["weights", "masked", "attend", "heads", "EXP_RANGE", "NO_SHIFT", "overflow", "overflow_raised"]
 
 # The one wording of the mistake every softmax of the exercises can make, and of the advice that goes
 # with an infinite result: np.exp of the scores as they are.
@@ -26,6 +28,19 @@ def overflow(largest: str) -> str:
     """The advice for a result that was not finite (registered with ``advice``): EXP_RANGE, then the fix,
     subtracting ``largest`` ("each row's maximum score") before np.exp."""
     return advice(f"{EXP_RANGE}: subtract {largest} before np.exp (it does not change the softmax).")
+
+
+@contextmanager
+def overflow_raised(advice_text: str):
+    """A student's call in here that raised OverflowError (math.exp's "math range error", or
+    NumPy's with np.seterr(over="raise")) fails with the same ``advice_text`` (``overflow``) as an
+    np.exp that overflowed to inf: one mistake, one piece of advice, whichever exp was used."""
+    try:
+        yield
+    except Raised as exc:
+        if not exc.is_a("OverflowError") and "overflow" not in exc.info["message"].lower():
+            raise
+        raise Fail(f"{exc}\n{advice_text}") from None
 
 
 def weights(s, norm="rows", axis=-1):
