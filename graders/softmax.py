@@ -3,7 +3,7 @@
 import numpy as np
 
 from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, Student, advice, array_and_axis, array_aside, arrays_any_rank,
-                  as_array, call_text, check, entries_within, expect, for_all, overflow, overflow_raised, show, st)
+                  as_array, call_text, check, entries_within, expect, expect_new_array, for_all, overflow, overflow_raised, show, st)
 
 INF = np.inf
 # What the stub promises (kit/domain.py): entries from -1e4 to +1e4, or -inf.
@@ -218,10 +218,14 @@ def exponential_ratios(sub: Student, ref):
     for_all(array_and_axis(), prop, examples=[(np.array([[0.0, 1.0]]), -1), (np.array([[0.0, 1.0], [2.0, 5.0]]), 0)])
 
 
-@check("leaves its input unchanged", 1, uses=("softmax",))
+@check("leaves its input unchanged and returns a new array", 1, uses=("softmax",))
 def input_unchanged(sub: Student, ref):
     z = np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]])
     masked = np.array([[1.0, -INF, 3.0], [-INF, -1.0, 5.0]])
-    for arr, axis in ((z, -1), (z, 0), (masked, -1), (masked[None], 2), (np.array([1e4, -1e4]), 0)):
-        _, changed = sub.call_full("softmax", arr, axis=axis)
-        expect(not changed, f"{call_text('softmax', arr, axis=axis)} modified z in place; {IN_PLACE}")
+    earlier = None  # the call before, and its answer: z and masked have one shape, so a kept buffer shows
+    for arr, axis in ((z, -1), (masked, -1), (z, 0), (masked[None], 2), (np.array([1e4, -1e4]), 0)):
+        call = call_text("softmax", arr, axis=axis)
+        out, changed = sub.call_full("softmax", arr, axis=axis)
+        expect(not changed, f"{call} modified z in place; {IN_PLACE}")
+        expect_new_array(call, changed, ("z",), earlier)
+        earlier = (call, out)

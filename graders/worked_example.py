@@ -10,8 +10,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, advice, advise, as_array, as_int, call_text, check,
-                  current_variant, entries_within, expect, expect_raises, fail, floats, for_all, hnp, is_float, is_int,
-                  overflow, overflow_raised, pick_variant, show, st, weights)
+                  current_variant, entries_within, expect, expect_new_array, expect_raises, fail, floats, for_all, hnp,
+                  is_float, is_int, overflow, overflow_raised, pick_variant, show, st, weights)
 
 
 class CatSat(NamedTuple):
@@ -208,9 +208,15 @@ def head_dim_raises(sub, ref):
             for d_model, n_heads in ((10, 3), (512, 7), (24, 5), (768, 10), (7, 2))])
 
 
-@check("leaves raw unchanged", 0.5, uses=("scale_scores", "softmax_percent"))
+@check("leaves raw unchanged and returns a new array", 0.5, uses=("scale_scores", "softmax_percent"))
 def input_unchanged(sub, ref):
-    raw = np.array([1.5, -2.0, 0.5])
-    for func, kwargs in (("scale_scores", {}), ("softmax_percent", {}), ("softmax_percent", {"scaled": False})):
-        _, changed = sub.call_full(func, raw, 16, **kwargs)
-        expect(not changed, f"{call_text(func, raw, 16, **kwargs)} modified raw in place; {IN_PLACE}")
+    raw, other = np.array([1.5, -2.0, 0.5]), np.array([0.5, 1.0, -3.0])
+    earlier = None  # the call before, and its answer: raw and other have one shape, so a kept buffer shows
+    for func, args, kwargs in (("scale_scores", (raw, 16), {}), ("scale_scores", (raw, 1), {}),
+                               ("scale_scores", (other, 4), {}), ("softmax_percent", (raw, 16), {}),
+                               ("softmax_percent", (other, 16), {}), ("softmax_percent", (raw, 16), {"scaled": False})):
+        call = call_text(func, *args, **kwargs)
+        out, changed = sub.call_full(func, *args, **kwargs)
+        expect(not changed, f"{call} modified raw in place; {IN_PLACE}")
+        expect_new_array(call, changed, ("raw", "d_k"), earlier if earlier and earlier[0].startswith(func) else None)
+        earlier = (call, out)

@@ -72,7 +72,7 @@ class Case:
     earns: tuple | None = ()  # checks its honest output passes; None: all of them (its output is right)
 
 
-UNCHANGED = ("leaves its input unchanged",)  # softmax: garbage that leaves its argument alone
+UNCHANGED = ("leaves its input unchanged and returns a new array",)  # softmax: garbage that leaves its argument alone
 
 CASES = {
     "loop_at_import": Case("hand_scores", ("softmax",), ("timed out", "importing your file")),

@@ -33,8 +33,8 @@ HOSTILE = HERE / "hostile" / "rewrite_worker"
 ALTERNATIVES = HERE / "alternatives"
 SLUGS = sorted(p.stem for p in HOSTILE.glob("*.py"))
 # The check each file's mistake must lose, in both files: the rewrite must not buy it back.
-LOSES = {"softmax": "leaves its input unchanged", "attention": "attention leaves Q, K, V and the mask unchanged",
-         "multi_head": "leaves its inputs unchanged", "worked_example": "leaves raw unchanged"}
+LOSES = {"softmax": "leaves its input unchanged and returns a new array", "attention": "attention leaves Q, K, V and the mask unchanged",
+         "multi_head": "leaves its inputs unchanged", "worked_example": "leaves raw unchanged and returns a new array"}
 
 
 def twin(source: str) -> str:
@@ -95,10 +95,40 @@ def test_the_worker_reports_what_happened_and_decides_nothing():
 
     x, y, mask = np.zeros(3), np.ones((2, 2)), np.eye(2, dtype=bool)
     answer = _answer(clobber, x, y, 4, mask=mask)
-    assert set(answer) == {"ok", "value", "after"}
+    assert set(answer) == {"ok", "value", "after", "poked", "earlier"}
     assert answer["after"]["args"][2] is None and set(answer["after"]["kwargs"]) == {"mask"}
     assert wire.decode(answer["after"]["args"][0]).tolist() == [99, 0, 0]  # as it was after the call
+    assert answer["poked"] == answer["after"]  # data, the same kind: 4 holds no array to write into
     assert interpret("f.py", "f", (x, y, 4), {"mask": mask}, answer) == (4, [0])  # judged here, against x
+
+
+def test_the_worker_reports_the_memory_a_result_holds_and_the_parent_judges_it():
+    """A result that is an argument, or that the next call overwrites, shows in the data the worker
+    sends back (the arguments while the result is written to; the earlier result, encoded again),
+    and the parent decides from it against its own copies (wire.changes)."""
+    kept = np.zeros(2)
+
+    def same(x):
+        return x
+
+    def buffer(x):
+        kept[...] = x * 2
+        return kept
+
+    def fresh(x):
+        return x * 2
+
+    x = np.array([1.0, 2.0])
+    _, changed = interpret("f.py", "f", (x,), {}, _answer(same, x))
+    assert changed == [] and changed.shared == [0]  # unchanged by the call; the result is x itself
+    _, changed = interpret("f.py", "f", (x,), {}, _answer(fresh, x))
+    assert changed.shared == []
+    first, _ = interpret("f.py", "f", (x,), {}, _answer(buffer, x))
+    _, changed = interpret("f.py", "f", (x + 1,), {}, _answer(buffer, x + 1))
+    assert first.tolist() == [2.0, 4.0] and changed.earlier.tolist() == [4.0, 6.0]  # overwritten
+    first, _ = interpret("f.py", "f", (x,), {}, _answer(fresh, x))
+    _, changed = interpret("f.py", "f", (x + 1,), {}, _answer(fresh, x + 1))
+    assert changed.earlier.tolist() == first.tolist()
 
     def fails(x):
         raise ValueError("no")

@@ -43,7 +43,8 @@ wire's value types and the installed versions), nothing else.
 
 from .catalogue import Catalogue, Mistake
 from .checks import (ChosenRng, Fail, Rng, StudentError, SympyText, advice, array_aside, as_array, aside,
-                     as_bool_array, call_text, check, expect, expect_array_close, expect_tuple, fail, reworded, show)
+                     as_bool_array, call_text, check, expect, expect_array_close, expect_new_array, expect_tuple, fail,
+                     reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome
@@ -59,7 +60,7 @@ from .variants import VARIANT_COUNT, VariantDigests, current_variant, other_numb
 
 __all__ = [
     # a check, and how it passes or fails
-    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "as_array", "as_bool_array", "Fail",
+    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "expect_new_array", "as_array", "as_bool_array", "Fail",
     "Outcome",
     # naming a mistake on evidence
     "Mistake", "Catalogue", "advice", "aside", "array_aside", "attend", "heads", "weights",

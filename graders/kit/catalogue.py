@@ -44,7 +44,7 @@ class Mistake:
     @property
     def partial(self) -> str:
         """The hint where this mistake is in the answers but does not give the failing one alone."""
-        return f"It looks like {self.says}; but that alone does not give this result: there is more than one mistake."
+        return f"{self.hint} That alone does not give this result: there is more than one mistake."
 
 
 def both(a: Mistake, b: Mistake, model) -> Mistake:

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sandbox.errors import Raised, StudentError  # noqa: F401 - what a student's call can raise
-from ..sandbox.wire import ChosenRng, NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - what crosses the wire
+from ..sandbox.wire import NOT_REPORTED, ChosenRng, NumpyScalar, Rejected, Rng, SympyText  # noqa: F401 - the wire
 from .outcomes import Outcome
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 __all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
-           "expect_array_close", "advice", "aside", "array_aside", "submission_of", "ADVICE", "Raised", "StudentError",
+           "expect_array_close", "expect_new_array", "advice", "aside", "array_aside", "submission_of", "ADVICE", "Raised", "StudentError",
            "NumpyScalar", "Rejected", "Rng", "ChosenRng", "SympyText", "call_text", "show"]
 
 
@@ -136,6 +136,34 @@ def expect_array_close(name: str, expected: np.ndarray, actual: np.ndarray, *, r
                    f"absolute {atol:g})")
 
 
+def expect_new_array(call: str, changed, names=(), earlier=None):
+    """The result of ``call`` (made with ``call_full``; ``changed`` its second value) is an array of
+    its own: no argument shares its memory (the argument itself, or a view of it, returned), and,
+    where ``earlier`` = (the call before it, made with ``call_full`` too, and its answer), that
+    answer was not overwritten by this call (one buffer returned again and again). ``names``: the
+    arguments' names, by position."""
+    for key in changed.shared:
+        name = names[key] if isinstance(key, int) and key < len(names) else key
+        raise Fail(f"{call} returned {name} itself (or a view of it), not a new array: writing into the "
+                   f"result changes the caller's {name}. {NEW_ARRAY}")
+    if earlier is not None and changed.earlier is not NOT_REPORTED:
+        before_call, before = earlier
+        if not _same_value(before, changed.earlier):
+            raise Fail(f"{before_call} returned {show(before)}, but after the next call, {call}, that result "
+                       f"held {show(changed.earlier)}: the second call wrote into the array the first returned. "
+                       f"{NEW_ARRAY}")
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        return isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b) and all(
+            _same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=True)))
+    return repr(a) == repr(b)
+
+
 # ------------------------------------------------------------------ diagnoses
 ADVICE: set = set()  # the text of every fixed cause or fix a check states on its own observation, for the tests
 
@@ -170,6 +198,10 @@ def array_aside(sub, func: str, *args, shape=None, **kwargs):
             return as_array("", sub.call(func, *args, **kwargs), shape=shape)
     except (Fail, StudentError):
         return None
+
+
+NEW_ARRAY = advice("Each call must return an array of its own: an expression such as x / c or np.exp(x - m) "
+                   "makes one; returning the argument, or a buffer kept between calls, does not.")
 
 
 def submission_of(sub):

@@ -234,7 +234,7 @@ def interpret(filename, func, args, kwargs, msg, describe=None):
         value = wire.decode(msg.get("value"))
     except wire.ProtocolError as exc:
         raise Crashed(f"{func}() returned something that could not be read: {exc}") from None
-    return value, wire.changed(args, kwargs, msg.get("after"))
+    return value, wire.changes(args, kwargs, msg)
 
 
 def plain_call(func, *args, **kwargs) -> str:

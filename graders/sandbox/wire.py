@@ -205,6 +205,36 @@ def numpy_scalar(value, dtype: str):
     return marked
 
 
+NOT_REPORTED = object()  # Changed.earlier where the answer said nothing of an earlier value
+
+
+class Changed(list):
+    """The array arguments a call changed (positions, keyword names), as ``changed`` finds them, and
+    what the answer shows of the memory its result holds: ``shared``, the arguments that changed only
+    when the returned arrays were written to (the result is that argument, or a view of it); and
+    ``earlier``, the value the previous such call returned, decoded as it was after this call
+    (NOT_REPORTED when the answer did not carry it, None when there was none). The grader compares
+    ``earlier`` with what that call answered: a result overwritten by the next call is state."""
+
+    def __init__(self, keys=(), shared=(), earlier=NOT_REPORTED):
+        super().__init__(keys)
+        self.shared, self.earlier = list(shared), earlier
+
+
+def changes(args, kwargs, msg) -> Changed:
+    """What an answer (``msg``, a dict) says of memory, decided here against the parent's own copies."""
+    keys = changed(args, kwargs, msg.get("after"))
+    poked = msg.get("poked")
+    shared = [k for k in changed(args, kwargs, poked) if k not in keys] if isinstance(poked, dict) else []
+    earlier = NOT_REPORTED
+    if "earlier" in msg:
+        try:
+            earlier = decode(msg["earlier"])
+        except ProtocolError:
+            earlier = NOT_REPORTED
+    return Changed(keys, shared, earlier)
+
+
 def changed(args, kwargs, after) -> list:
     """The positions and keyword names of the array arguments a call changed.
 

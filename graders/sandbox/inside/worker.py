@@ -23,9 +23,13 @@ plus three tagged forms:
     {"__other__": "module.Class"}                                  anything else: only its type name
 
 An answer to a call is plain data about what happened, nothing more:
-{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}} ("after",
-where the request asks for it with "after": true: the array arguments as they
-were after the call, encoded like the value; None in the places of the others), or {"ok": false, "error": {"type", "mro", "message",
+{"ok": true, "value": ..., "after": {"args": [...], "kwargs": {...}}, "poked": {...},
+"earlier": ...} (where the request asks for them with "after": true: "after", the
+array arguments as they were after the call, encoded like the value, None in the
+places of the others; "poked", the same once every array the call returned was
+written to, then put back, so that an argument the result shares memory with
+shows as changed; "earlier", the value the previous such call returned, encoded
+again now, so that a result this call overwrote shows as changed), or {"ok": false, "error": {"type", "mro", "message",
 "where"}} (the exception's type and its classes' names, its message, and the
 student's line it passed through last). Whether an argument changed, and whether
 an exception counts, are decided by the parent (submission.py, wire.py and the
@@ -242,9 +246,33 @@ def _answer(fn, args, kwargs, filename, after):
         answer = {"ok": True, "value": encode(value)}
         if after:
             answer["after"] = arguments_after(args, kwargs)
+            answer["poked"] = _poked(value, args, kwargs)
+            answer["earlier"] = encode(_EARLIER[0]) if _EARLIER else None
+            _EARLIER[:] = [value]
     except BaseException as exc:
         return {"ok": False, "error": describe_exception(exc, filename), "encoding": True}
     return answer
+
+
+_EARLIER = []  # the value of the last call that asked for "after", as it is now
+
+
+def _poked(value, args, kwargs):
+    """The array arguments as they are while every array ``value`` holds (itself, or the items of a
+    tuple or list) is filled with other entries; each is put back before this returns."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    items = value if type(value) in (tuple, list) else (value,)
+    held = [a for a in items if isinstance(a, np.ndarray) and a.size and a.flags.writeable and a.dtype.kind in "biuf"]
+    saved = [a.copy() for a in held]
+    try:
+        for a, old in zip(held, saved):
+            a[...] = ~old if a.dtype.kind == "b" else (np.nan if a.dtype.kind == "f" else old + 1)
+        return arguments_after(args, kwargs)
+    finally:
+        for a, old in zip(held, saved):
+            a[...] = old
 
 
 class Printed:
