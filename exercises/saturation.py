@@ -10,9 +10,9 @@ Write two functions:
 
 * ``dot_variances(d_k, trials, rng)`` draws ``trials`` independent pairs
   (q, k), each a fresh vector of d_k standard normal entries, and returns the
-  sample variance of the ``trials`` scores q·k, first unscaled and then divided
-  by sqrt(d_k), as a tuple of two floats (Python floats, or the NumPy
-  scalars np.var returns).
+  sample variance of the ``trials`` scores q·k, first unscaled and then of the
+  same scores divided by sqrt(d_k) (one sample, not a second one), as a tuple
+  of two floats (Python floats, or the NumPy scalars np.var returns).
 * ``mean_top_weight(d_k, n_keys, trials, rng, scaled=True)``: in each trial,
   draw one query and ``n_keys`` keys (fresh standard normal vectors), compute
   the scores q·k_j (divided by sqrt(d_k) when ``scaled`` is True), turn them

@@ -221,6 +221,34 @@ def variants_with(func, index, expr) -> list:
     return [v for v in range(VARIANT_COUNT + 1) if digest(func, index, expr, v) == expected_digest(func, index, v)]
 
 
+# A float turned into a fraction (sympy.Rational(0.7071...), Fraction(x), nsimplify(x, rational=True)) keeps the
+# float's digits in a denominator of 2^k or 10^k; no exact answer of this exercise has one so large (its values are
+# 0 or irrational, and its exact forms are built from small whole numbers).
+FLOAT_DENOMINATOR = 2 ** 20
+
+
+def float_born(expr) -> list:
+    """The fractions in ``expr`` whose denominator is at least FLOAT_DENOMINATOR, as text: a float made a fraction."""
+    return [sp.sstr(r) for r in sorted(sp.sympify(expr).atoms(sp.Rational), key=sp.default_sort_key)
+            if not r.is_Integer and r.q >= FLOAT_DENOMINATOR]
+
+
+def inexact(expr) -> bool:
+    """A float, or a fraction made from one: numerically right at best, never exact."""
+    return bool(sp.sympify(expr).atoms(sp.Float)) or bool(float_born(expr))
+
+
+FROM_FLOAT = ("a fraction with a denominator of {digits} digits is what a float turned into a fraction "
+              "(sympy.Rational(0.7071...), nsimplify) gives, not an exact value")
+
+
+def from_float_text(expr, shown=True) -> str:
+    """Why ``expr``, which holds no float, is still not exact: its float-born fraction (``shown``), shortened."""
+    found = float_born(expr)[0]
+    why = FROM_FLOAT.format(digits=len(found.split("/")[1]))
+    return f"{found if len(found) <= 40 else found[:37] + '...'}: {why}" if shown else why
+
+
 def _show(exprs):
     return "(" + ", ".join(f"{_num(e).real:.5g}" for e in exprs) + ")"
 
@@ -234,10 +262,20 @@ UNSCALED_WEIGHTS = Mistake("they come from the unscaled dot products q·k_j, not
 SWAPPED_WEIGHTS = Mistake("a₁ and a₂ are swapped", None)
 NOT_DIVIDED = Mistake("the exponentials were not divided by their sum", None)
 NO_EXP = Mistake("the scores were normalised without taking exponentials first", None)
+# Observed on the student's own scores, never blamed on how they were scaled: the softmax of 2·s_j is what a
+# tanh form without the half gives, (1 + tanh(s₁ − s₂))/2, or e^(2 s_j) in place of e^(s_j).
+DOUBLED = Mistake("your weights are the softmax of twice your scores, 2·s_j in place of s_j", None)
+DOUBLED_TANH = Mistake("your weights are the softmax of twice your scores, 2·s_j in place of s_j: as a tanh, "
+                       "a two-way softmax is a₁ = (1 + tanh((s₁ − s₂)/2))/2, with half the difference", None)
 SWAPPED_OUTPUT = Mistake("y₁ and y₂ are swapped", None)
 FIRST_TWICE = Mistake("a₁ was used for both coordinates", None)
 SECOND_TWICE = Mistake("a₂ was used for both coordinates", None)
 NO_VALUES = Mistake("the weights were not multiplied by the values", None)
+
+
+def doubled(weights) -> Mistake:
+    """The mistake "the softmax of twice the scores", told with the tanh form where the weights hold a tanh."""
+    return DOUBLED_TANH if any(sp.sympify(w).has(sp.tanh) for w in weights) else DOUBLED
 
 
 @lru_cache(maxsize=None)
@@ -245,12 +283,15 @@ def score_mistakes(dots=SEED.dots):
     """Scores from known wrong ways of scaling q·k_j (``dots``, d_k = 2); a function, so that
     SymPy is imported only by a check that uses them."""
     d = tuple(sp.Integer(x) for x in dots)
-    return (
-        (Mistake("the dot products q·k_j were not divided by √d_k", None), d),
-        (Mistake("the dot products were divided by d_k instead of √d_k", None), tuple(x / 2 for x in d)),
-        (Mistake("the dot products were multiplied by √d_k instead of divided by it", None),
-         tuple(x * sp.sqrt(2) for x in d)),
-    )
+    return ((SCORE_MISTAKES[0], d), (SCORE_MISTAKES[1], tuple(x / 2 for x in d)),
+            (SCORE_MISTAKES[2], tuple(x * sp.sqrt(2) for x in d)))
+
+
+# The known wrong ways of scaling q·k_j, in score_mistakes' order: made without SymPy (the hidden
+# checks name weights after them when this module loads).
+SCORE_MISTAKES = (Mistake("the dot products q·k_j were not divided by √d_k", None),
+                  Mistake("the dot products were divided by d_k instead of √d_k", None),
+                  Mistake("the dot products were multiplied by √d_k instead of divided by it", None))
 
 
 # ------------------------------------------------------------------ public checks
@@ -288,6 +329,7 @@ def weights_are_softmax_of_scores(sub, ref):
         (SWAPPED_WEIGHTS, exact_softmax(s)[::-1]),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if _num(sum(s)) else (sp.nan, sp.nan)),
+        (doubled(a), exact_softmax(tuple(2 * x for x in s))),
     ))
     fail(f"your weights {_show(a)} are not the softmax of your own scores {_show(s)}: "
          f"a_j = e^(s_j) / (e^(s₁) + e^(s₂))." + hint)
@@ -310,12 +352,14 @@ def output_is_weighted_values(sub, ref):
 
 @check("every value is right (checked through a one-way digest: the value is never shown)", 1, uses=FUNCS)
 def values_match_their_digests(sub, ref):
-    wrong, credit, hint = [], 0.0, ""
+    wrong, credit, hint, fractions = [], 0.0, "", []
     for func in FUNCS:
         exprs = _exprs(sub, func)
         for index, expr in enumerate(exprs):
             if digest(func, index, expr) == expected_digest(func, index):
-                credit += 0.5 if expr.atoms(sp.Float) else 1.0
+                credit += 0.5 if inexact(expr) else 1.0
+                if not expr.atoms(sp.Float) and float_born(expr):
+                    fractions.append(f"{LETTER[func]}{SUB[index]} = {from_float_text(expr)}")
             else:
                 wrong.append(f"{LETTER[func]}{SUB[index]} = {func}()[{index}]")
                 hint = hint or (pair_hint(exprs, score_mistakes(numbers().dots)) if func == "scaled_scores" else "")
@@ -324,6 +368,10 @@ def values_match_their_digests(sub, ref):
              f"a digest of its first 10 decimals, so a value that is only close is not right either). Work it "
              f"out again from {numbers().text()}{_whose()}."
              + hint, credit / 6)
+    if fractions:
+        fail(f"every value is numerically right, but not every one is exact: {fractions[0]}. Give exact SymPy "
+             f"values (sympy.sqrt, sympy.exp, sympy.Rational(1, 2)), worked out from the numbers, not converted "
+             f"from a float", credit / 6, Outcome.PARTIAL)
     if credit < 6:
         fail("every value is numerically right, but some are floats: give exact SymPy values "
              "(sympy.sqrt, sympy.exp, sympy.Rational) so that they are exactly right", credit / 6, Outcome.PARTIAL)

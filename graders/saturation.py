@@ -26,8 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .kit import (Catalogue, ChosenRng, Domain, EXP_RANGE, Mistake, Rng, advice, as_float, call_text, check, expect,
-                  expect_tuple, fail, real, show)
+from .kit import (Catalogue, ChosenRng, Domain, EXP_RANGE, Mistake, Rng, StudentError, advice, as_float, call_text,
+                  check, expect, expect_tuple, fail, overflow_raised, real, show)
 
 # What the stub promises (kit/domain.py): any d_k, n_keys and trials of at least 1, and a generator to draw
 # from; no check narrows it.
@@ -46,11 +46,11 @@ GLOBAL_STATE = advice("draw every random number from the rng argument (rng.stand
                       "which the seed does not control")
 OWN_GENERATOR = advice("so its random numbers come from elsewhere: use the rng you are given, not a generator of "
                        "your own")
-DRAWS_UNUSED = advice("the draws differ from seed to seed but your result does not: it does not depend on them here")
 MEAN_WEIGHT = advice("that is the average weight (the weights of a softmax sum to 1). Take the largest weight of "
                      "each trial, then average those")
 # kit's EXP_RANGE, with the fix as a sentence of its own: the check's message ends "..., and {OVERFLOW}"
 OVERFLOW = advice(f"{EXP_RANGE}. Subtract each trial's largest score before np.exp (it does not change the softmax)")
+SAME_RTOL = 2e-3  # the second value of dot_variances is the first / d_k, up to the rounding of two float16 at worst
 BIG = 3.2  # every draw of the overflow check's rng: at d_k = 100 each score is 100 · 3.2² = 1024, beyond 709
 
 
@@ -61,6 +61,17 @@ def divided_by_dk(d_k, n_keys):
     s = np.einsum("td,tkd->tk", rng.standard_normal((2000, d_k)), rng.standard_normal((2000, n_keys, d_k))) / d_k
     a = np.exp(s - s.max(axis=1, keepdims=True))
     return float((a / a.sum(axis=1, keepdims=True)).max(axis=1).mean())
+
+
+@lru_cache(maxsize=None)
+def over_trials(d_k, n_keys, trials, seed, scaled):
+    """Mean top weight when each key's softmax runs over the trials axis (a common mistake): drawn as the
+    reference draws, from np.random.default_rng(seed), so a function with this mistake gives about the same."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((trials, 1, d_k)), rng.standard_normal((trials, n_keys, d_k))
+    s = (q @ k.transpose(0, 2, 1))[:, 0, :] / (math.sqrt(d_k) if scaled else 1.0)  # (trials, n_keys)
+    a = np.exp(s - s.max(axis=0, keepdims=True))
+    return float((a / a.sum(axis=0, keepdims=True)).max(axis=1).mean())
 
 
 def _floats(out):
@@ -86,6 +97,9 @@ TOP = Catalogue("mean_top_weight", tuple(((d_k, 10, TOP_TRIALS // (1 if d_k == 1
             lambda d, n, t, rng, scaled=True: FIGURES[d, not scaled][0]),
     Mistake("the scores are divided by d_k instead of √d_k",
             lambda d, n, t, rng, scaled=True: divided_by_dk(d, n) if scaled else FIGURES[d, False][0]),
+    Mistake("the softmax runs over the trials axis, not over the n_keys scores of each trial: the weights of one "
+            "trial's keys should sum to 1 (axis=-1)",
+            lambda d, n, t, rng, scaled=True: over_trials(d, n, t, rng.seed, scaled)),
 ), read=real, rtol=0.0, atol=0.03)
 
 
@@ -142,7 +156,7 @@ def returns_floats(sub, ref):
 NAMES = {"dot_variances": ("d_k", "trials"), "mean_top_weight": ("d_k", "n_keys", "trials")}
 
 
-@check("all randomness comes from rng, for any number of trials", 1.5, uses=("dot_variances", "mean_top_weight"))
+@check("all randomness comes from rng, for any number of trials", 1, uses=("dot_variances", "mean_top_weight"))
 def rng_discipline(sub, ref):
     varied = set()  # the functions whose result a different seed changed, with the trials tried so far
     for name, args in (("dot_variances", (16, 500)), ("dot_variances", (16, 2)), ("mean_top_weight", (16, 10, 300)),
@@ -163,9 +177,12 @@ def rng_discipline(sub, ref):
         if not _same(first, other) or mean_weight:
             varied.add(name)
             continue
-        if name in varied:  # the seed mattered with more trials: the rng is used, these draws are lost
-            why = f" With {args[-1]} trial{'s' if args[-1] > 1 else ''}, {DRAWS_UNUSED}."
-        elif not _same(more := _answer(name, call_text(name, *args[:-1], args[-1] + 1, Rng(7)),
+        if name in varied:
+            # The seed mattered with more trials and the same seed gave the same result however written, so the
+            # draws come from rng; that a result with fewer trials does not depend on them (a softmax over the
+            # trials axis gives 1 for one trial) is not this check's property: others see the values.
+            continue
+        if not _same(more := _answer(name, call_text(name, *args[:-1], args[-1] + 1, Rng(7)),
                                        sub.call(name, *args[:-1], args[-1] + 1, Rng(7))), first):  # draws, not from rng
             why = f" Your result changes with the number of trials ({show(more)} with {args[-1] + 1}) but not with " \
                   f"the seed, {OWN_GENERATOR}."
@@ -223,7 +240,7 @@ def _fresh_variances(sub):
            f"query and a fresh key in every trial)")
 
 
-@check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 1, uses=("dot_variances",))
+@check("Var(q·k) is about d_k, and about 1 after dividing by √d_k", 0.5, uses=("dot_variances",))
 def variances_follow_theory(sub, ref):
     for seed, d_k in ((21, 8), (22, 32)):
         call, a, b = variances_of(sub, d_k, 4000, seed)
@@ -232,6 +249,50 @@ def variances_follow_theory(sub, ref):
             DOT.fail(sub, f"{call} returned {show((a, b))}: q·k is a sum of {d_k} independent products of variance 1, "
                           f"so its variance is about d_k = {d_k}, and about 1 after dividing q·k by √d_k (allowed "
                           f"sampling error {tol:.3g} and {tol / d_k:.3g}).")
+
+
+@check("the second value of dot_variances is the variance of the same scores divided by √d_k", 0.5,
+       uses=("dot_variances",))
+def scaled_variance_of_the_same_scores(sub, ref):
+    # Var(s / √d_k) = Var(s) / d_k for the same scores s, so only rounding separates the two values (SAME_RTOL
+    # allows a NumPy scalar as coarse as float16); the variance of a second, separate sample of scores is off by
+    # sampling error, a relative standard deviation of sqrt(2 (2 d_k² + 6 d_k) / trials) / d_k = 0.10 here: it stays
+    # within the tolerance at one seed with a chance of about 0.016, at all three with one of about 4e-6
+    d_k, trials = 10, 500
+    for seed in (6, 16, 26):
+        call, a, b = variances_of(sub, d_k, trials, seed)
+        if abs(b - a / d_k) > SAME_RTOL * abs(a / d_k):
+            break
+    else:
+        return
+    DOT.fail(sub, f"{call} returned {show((a, b))}: the second value should be the sample variance of the same "
+                  f"{trials} scores divided by √d_k, which is the first value divided by d_k = {d_k}, up to rounding "
+                  f"({show(a / d_k)}); yours is {show(b / (a / d_k) if a else math.inf)} times that.")
+
+
+@check("mean_top_weight takes scaled by position as well as by name", 0.5, uses=("mean_top_weight",))
+def scaled_by_position(sub, ref):
+    args, signature = (16, 10, 300), "mean_top_weight(d_k, n_keys, trials, rng, scaled=True)"
+    by_position = call_text("mean_top_weight", *args, Rng(9), False)
+    try:
+        value = sub.call("mean_top_weight", *args, Rng(9), False)
+    except StudentError as exc:
+        if not (getattr(exc, "is_a", None) and exc.is_a("TypeError")) or exc.not_written:
+            raise
+        fail(f"{exc}\nThe stub's signature, {signature}, lets every argument be written by position or by name; "
+             f"scaled is the fifth.")
+    value = _answer("mean_top_weight", by_position, value)
+    by_name = call_text("mean_top_weight", *args, Rng(9), scaled=False)
+    named = _answer("mean_top_weight", by_name, sub.call("mean_top_weight", *args, Rng(9), scaled=False))
+    if _same(value, named):
+        return
+    plain = [_answer("mean_top_weight", "mean_top_weight(...)", sub.call("mean_top_weight", *args, Rng(9), *flag,
+                                                                          **named_flag))
+             for flag, named_flag in (((True,), {}), ((), {"scaled": True}))]
+    if not _same(*plain):  # the same call written two ways differs without the flag too: the rng check's concern
+        return
+    fail(f"{by_position} gave {show(value)}, but {by_name} gave {show(named)}: in {signature}, the fifth argument "
+         f"is scaled, by position as by name")
 
 
 @check("mean_top_weight at d_k = 64: about 0.86 unscaled and 0.32 scaled, as in the lesson", 1,
@@ -246,7 +307,7 @@ def top_weight_as_in_the_lesson(sub, ref):
                           f"{'with' if scaled else 'without'} scaling (allowed error {tol:.3g} for 1000 trials).")
 
 
-@check("mean_top_weight stays finite unscaled when the scores are beyond np.exp's range", 0.5,
+@check("mean_top_weight stays finite, and right, unscaled when the scores are beyond np.exp's range", 0.5,
        uses=("mean_top_weight",))
 def unscaled_large_dk_finite(sub, ref):
     # Every normal draw of this rng is BIG (chosen.py), so q and both keys are the same vector and both scores are
@@ -254,7 +315,8 @@ def unscaled_large_dk_finite(sub, ref):
     d_k, n_keys, trials, rng = 100, 2, 1, ChosenRng(BIG)
     assert trials * (1 + n_keys) * d_k <= ChosenRng.DRAWS  # every draw the function needs is a chosen one
     call = call_text("mean_top_weight", d_k, n_keys, trials, rng, scaled=False)
-    v = sub.call("mean_top_weight", d_k, n_keys, trials, rng, scaled=False)
+    with overflow_raised(OVERFLOW):  # math.exp's OverflowError is the same mistake as an np.exp at inf
+        v = sub.call("mean_top_weight", d_k, n_keys, trials, rng, scaled=False)
     if isinstance(v, float) and not math.isfinite(v):
         fail(f"{call} returned {v!r}: every normal draw of this generator is {BIG}, so both unscaled scores are "
              f"{d_k} · {BIG}² = {d_k * BIG ** 2:.0f}, and {OVERFLOW}")

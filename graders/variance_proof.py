@@ -33,6 +33,17 @@ FUNCS = ("product_mean", "product_variance", "dot_variance", "scaled_dot_varianc
 VARIANCES = FUNCS[1:]
 
 
+# A float turned into a fraction (sympy.Rational(0.9987...), Fraction(x), nsimplify(x, rational=True)) keeps the
+# float's digits in a denominator of 2^k or 10^k; the exact answers here are built from small whole numbers and d_k.
+FLOAT_DENOMINATOR = 2 ** 20
+
+
+def float_born(expr) -> list:
+    """The fractions in ``expr`` whose denominator is at least FLOAT_DENOMINATOR, as text: a float made a fraction."""
+    return [sp.sstr(r) for r in sorted(expr.atoms(sp.Rational), key=sp.default_sort_key)
+            if not r.is_Integer and r.q >= FLOAT_DENOMINATOR]
+
+
 # ------------------------------------------------------------------ helpers
 def _expr(sub, func):
     """The student's answer as a SymPy expression in at most d_k, or Fail."""
@@ -87,11 +98,13 @@ LEFT_OUT = Mistake("your scaled variance is just dot_variance(): the division by
 # ------------------------------------------------------------------ public checks
 @check("every answer is an exact real value, and variances are never negative", 0.5, uses=FUNCS)
 def answers_are_values(sub, ref):
-    floats = []
+    floats, fractions = [], []
     for func in FUNCS:
         expr = _expr(sub, func)
         if expr.atoms(sp.Float):
             floats.append(f"{func}() = {sp.sstr(expr)}")
+        elif float_born(expr):
+            fractions.append(f"{func}() = {sp.sstr(expr)}")
         for n, z in zip(PROBES, _values(func, expr)):
             if abs(z.imag) > 1e-12:
                 fail(f"{func}(): you gave {sp.sstr(expr)}, which is not real at d_k = {n}")
@@ -102,6 +115,12 @@ def answers_are_values(sub, ref):
         fail(f"{'; '.join(floats)}: {'this is a float' if len(floats) == 1 else 'these are floats'}, and an "
              f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
              f"decimal)", 0.5, Outcome.PARTIAL)
+    if fractions:
+        digits = max(len(f.split("/")[1]) for func in FUNCS for f in float_born(_expr(sub, func)))
+        fail(f"{'; '.join(fractions)}: a fraction with a denominator of {digits} digits is what a float turned into "
+             f"a fraction (sympy.Rational(0.9987...), nsimplify) gives, not an exact value; an exact form is expected "
+             f"(integers, sympy.Rational(1, 2), the symbol d_k), worked out, not converted from a simulation or a "
+             f"decimal", 0.5, Outcome.PARTIAL)
 
 
 @check("dot_variance is an expression in d_k", 0.5, uses=("dot_variance",))

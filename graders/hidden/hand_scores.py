@@ -7,8 +7,9 @@ holds it), so that a student with a variant is graded on their own numbers."""
 from functools import lru_cache
 
 from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
-from ..hand_scores import (FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SUB, answer_pair, close_to, exact_softmax,
-                           numbers, pair_hint, score_mistakes, variants_with)
+from ..hand_scores import (DOUBLED, FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SCORE_MISTAKES, SUB, UNSCALED_WEIGHTS,
+                           answer_pair, close_to, exact_softmax, float_born, from_float_text, numbers, pair_hint,
+                           score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -77,7 +78,7 @@ def _explained_here(pairs: dict) -> bool:
     on the student's own numbers."""
     ref = expected()
     for func, exprs in pairs.items():
-        candidates = ((None, getattr(ref, func)()),) + MISTAKES[func](ref)
+        candidates = ((None, getattr(ref, func)()),) + MISTAKES[func](ref, ANY)
         if not any(all(close_to(e, w) for e, w in zip(exprs, wanted)) for _, wanted in candidates):
             return False
     return True
@@ -94,36 +95,66 @@ def _exact_value(sub, func, index, mistakes):
     verdict = compare(sp.sympify(expected_value), values[index])
     if verdict.fraction >= 1:
         return
-    hint = ""
+    hint, why = "", ""
     if verdict.outcome == Outcome.FAILED:
         exprs = [to_expr(v, {})[0] for v in values]
         if all(e is not None and e.is_number for e in exprs):
-            hint = other_numbers(_fits_elsewhere(sub)) or pair_hint(exprs, mistakes(ref))
-    fail(f"{name}: {verdict.message}." + hint, verdict.fraction, verdict.outcome)
+            hint = other_numbers(_fits_elsewhere(sub)) or pair_hint(exprs, mistakes(ref, _own_scores(sub)))
+            if not hint and float_born(exprs[index]) and close_to(exprs[index], expected_value):
+                why = f" ({from_float_text(exprs[index], shown=False)})"
+    fail(f"{name}: {verdict.message}{why}." + hint, verdict.fraction, verdict.outcome)
 
 
-def _score_mistakes(ref):
+ANY = object()  # in place of the student's scores: every known mistake, whatever their scaled_scores() return
+
+
+def _own_scores(sub):
+    """The student's own scaled_scores() as two SymPy numbers, or None when they cannot be read: a hint that
+    blames the scaling of the scores must agree with them."""
+    try:
+        exprs = [to_expr(v, {})[0] for v in answer_pair(sub, "scaled_scores")]
+    except Exception:  # noqa: BLE001 - scores that cannot be read confirm nothing (their own check says why)
+        return None
+    return tuple(exprs) if all(e is not None and e.is_number for e in exprs) else None
+
+
+def _same_pair(a, b) -> bool:
+    return a is not None and all(close_to(x, y) for x, y in zip(a, b))
+
+
+def _score_mistakes(ref, scores=ANY):
     s = ref.scaled_scores()
     return score_mistakes(ref.n.dots) + ((SWAPPED_SCORES, (s[1], s[0])),)
 
 
-def _weight_mistakes(ref):
+# The weights of a scaling mistake, named only where the student's own scaled_scores() make that same mistake:
+# weights that happen to equal them after right scores come from a slip in the weights (a tanh form without
+# its half gives the softmax of 2·s_j, which is that of q·k_j multiplied by √d_k when d_k = 2).
+SCALED_WRONG = {m.says: Mistake(f"your weights are the softmax of scores where {m.says}", None) for m in SCORE_MISTAKES}
+
+
+def _weight_mistakes(ref, scores=ANY):
     s, a = ref.scaled_scores(), ref.attention_weights()
-    weights_of = ((Mistake(f"your weights are the softmax of scores where {m.says}", None), w)
-                  for m, w in score_mistakes(ref.n.dots))
-    return tuple((m, exact_softmax(w)) for m, w in weights_of) + (
+    found = []
+    for m, wrong in score_mistakes(ref.n.dots):
+        if scores is ANY or _same_pair(scores, wrong):
+            found.append((SCALED_WRONG[m.says], exact_softmax(wrong)))
+    if scores is ANY or _same_pair(scores, s):  # right scores: the weights of the raw dot products, or doubled ones
+        found += [(UNSCALED_WEIGHTS, exact_softmax(tuple(sp.Integer(d) for d in ref.n.dots))),
+                  (DOUBLED, exact_softmax(tuple(2 * x for x in s)))]
+    return tuple(found) + (
         (SWAPPED_WEIGHTS, (a[1], a[0])),
         (NOT_DIVIDED, tuple(sp.exp(x) for x in s)),
         (NO_EXP, tuple(x / sum(s) for x in s) if sum(s) != 0 else (sp.nan, sp.nan)),
     )
 
 
-def _output_mistakes(ref):
+def _output_mistakes(ref, scores=ANY):
     a, (m1, m2) = ref.attention_weights(), ref.n.scales
     return (
         (SWAPPED_OUTPUT, (m2 * a[1], m1 * a[0])), (FIRST, (m1 * a[0], m2 * a[0])), (SECOND, (m1 * a[1], m2 * a[1])),
         (NO_VALUES, (a[0], a[1])),
-    ) + tuple((m, (m1 * w[0], m2 * w[1])) for m, w in _weight_mistakes(ref))
+    ) + tuple((m, (m1 * w[0], m2 * w[1])) for m, w in _weight_mistakes(ref, scores))
 
 
 MISTAKES = {"scaled_scores": _score_mistakes, "attention_weights": _weight_mistakes,

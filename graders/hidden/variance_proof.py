@@ -25,6 +25,29 @@ def _exact(sub, ref, func, mistakes):
     fail(f"{func}(): {verdict.message}." + hint, verdict.fraction, verdict.outcome)
 
 
+def own(sub, func):
+    """The student's own ``func()`` as an expression, or None when it cannot be read: a hint about one result
+    must agree with what the student's other functions return."""
+    try:
+        expr, _ = to_expr(sub.call(func), symbols())
+    except StudentError:
+        return None
+    return expr
+
+
+def _own_is(sub, func, value) -> bool:
+    """Whether the student's own ``func()`` is ``value`` (at every probe d_k)."""
+    expr = own(sub, func)
+    return expr is not None and same_at_probes(expr, sp.sympify(value))
+
+
+# A hint that each term q_i k_i has variance 2 is given only where the student's own product_variance() says 2:
+# with a right Var(q_i k_i) = 1, a Var(q·k) of 2·d_k comes from elsewhere (2·d_k terms counted, or q_i k_i
+# taken as q_i², whose variance is 2).
+ADDED_EACH = "each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)"
+ADDED_SCALED = "the variances of q_i and k_i were added in each term instead of multiplied"
+
+
 @check("E[q_i k_i] is exact and right", 0.75, hidden=True, uses=("product_mean",))
 def product_mean_exact(sub, ref):
     _exact(sub, ref, "product_mean", (
@@ -43,11 +66,13 @@ def product_variance_exact(sub, ref):
 
 @check("Var(q·k) is exact and right for every d_k", 1.5, hidden=True, uses=("dot_variance",))
 def dot_variance_exact(sub, ref):
-    _exact(sub, ref, "dot_variance", (
-        ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", d_k()**2),
-        ("you gave the standard deviation of q·k, not its variance", sp.sqrt(d_k())),
-        ("each term was given variance 2 (the variances of q_i and k_i added instead of multiplied)", 2 * d_k()),
-    ))
+    def mistakes():
+        return [
+            ("d_k got squared: the variances of the d_k independent terms add up, they do not multiply", d_k()**2),
+            ("you gave the standard deviation of q·k, not its variance", sp.sqrt(d_k())),
+        ] + ([(ADDED_EACH, 2 * d_k())] if _own_is(sub, "product_variance", 2) else [])
+
+    _exact(sub, ref, "dot_variance", mistakes)
 
 
 @check("Var(q·k / √d_k) is exact and right", 1, hidden=True, uses=("scaled_dot_variance",))
@@ -63,7 +88,6 @@ def scaled_dot_variance_exact(sub, ref):
             ("q·k was divided by d_k instead of √d_k", 1 / d_k()),
             ("the factor 1/√d_k was not squared: Var(cX) = c² Var(X)", sp.sqrt(d_k())),
             ("the division by √d_k was left out", sp.sympify(ref.dot_variance())),
-            ("the variances of q_i and k_i were added in each term instead of multiplied", 2),
-        ]
+        ] + ([(ADDED_SCALED, 2)] if _own_is(sub, "product_variance", 2) else [])
 
     _exact(sub, ref, "scaled_dot_variance", mistakes)

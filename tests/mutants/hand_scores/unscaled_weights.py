@@ -1,6 +1,5 @@
 """Mistake: scales the scores correctly but takes the softmax of the raw dot products."""
 # diagnosis: they come from the unscaled dot products
-# diagnosis: were not divided by √d_k
 import sympy
 
 

@@ -1,8 +1,11 @@
 """Mistake: mean_top_weight's softmax runs over the trials axis, not over the keys of each trial.
 
-With a single trial every weight is 1 whatever the seed, so the rng check sees two seeds give
-the same answer; the rng is used all the same, and the feedback must not say it is not."""
-# diagnosis: the draws differ from seed to seed but your result does not
+With a single trial every weight is 1 whatever the seed, so two seeds give the same answer; the rng
+is used all the same (more trials do depend on the seed), so the rng check must pass and the feedback
+must not say the draws are unused or come from elsewhere: it names the axis."""
+# diagnosis: the softmax runs over the trials axis
+# never: the draws differ from seed to seed but your result does not
+# never: different seeds must give different results
 # never: own generator
 # never: generator of your own
 import numpy as np
