@@ -1,7 +1,8 @@
 """What a batch writes in OUT, and how: never half a file, never a name a student chose raw.
 
     OUT/students/<id>/results.json   one per student (Gradescope's shape)
-    OUT/gradebook.csv                one row per student
+    OUT/gradebook.csv                one row per student: a column per exercise, the total, and
+                                     "needs a person" when any check waits for one (see below)
     OUT/.sources/<id>/               sources a layout took from what was handed in
 
 Results go under students/ so that no student folder, whatever its name
@@ -12,6 +13,13 @@ that are not UTF-8 as ``\\xff``, control characters likewise, a backslash as
 gradebook.csv a cell that a spreadsheet would run as a formula (one starting
 with = + - @, a tab or a carriage return) is prefixed with a quote, as OWASP's
 guidance on CSV injection says.
+
+A check SymPy could not settle waits for a person (grading/results.py): its
+points are not in the student's total yet. When any student of the gradebook
+has such a check, gradebook.csv ends with a column ``needs a person`` that names,
+per student, the exercises whose points are pending and how many
+("hand_scores: 0.5 points"), empty for the others; without one, the columns
+are as always.
 """
 
 from __future__ import annotations
@@ -26,8 +34,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .. import registry
-from ..grading.results import CONTROL
+from ..grading.results import CONTROL, points_text, waiting_in
 
+WAITING_COLUMN = "needs a person"  # gradebook.csv's last column, when any check waits for a person
 STUDENTS = "students"
 SOURCES = ".sources"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -96,9 +105,7 @@ def gradebook_text(out: Path, students, slugs=None) -> str:
     """gradebook.csv for ``students`` (ids), from their results.json files: a column per exercise of
     ``slugs`` (default: all), then the total."""
     slugs = list(slugs or registry.BY_SLUG)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["student", *slugs, "total"])
+    rows, waiting = [], False
     for name in students:
         data = json.loads(results_path(out, name).read_text(encoding="utf-8"))
         per = dict.fromkeys(slugs, 0.0)
@@ -106,8 +113,25 @@ def gradebook_text(out: Path, students, slugs=None) -> str:
             if t.get("exercise") in per:
                 per[t["exercise"]] += float(t["score"])
         row = [round(per[s], 6) for s in slugs]
-        writer.writerow([csv_cell(name), *[f"{v:g}" for v in row], f"{round(sum(row), 6):g}"])
+        pending = pending_by_exercise(data, slugs)
+        waiting = waiting or bool(pending)
+        rows.append([csv_cell(name), *[f"{v:g}" for v in row], f"{round(sum(row), 6):g}",
+                     "; ".join(f"{slug}: {points_text(p)}" for slug, p in pending.items())])
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["student", *slugs, "total", *([WAITING_COLUMN] if waiting else [])])
+    for row in rows:
+        writer.writerow(row if waiting else row[:-1])
     return buf.getvalue()
+
+
+def pending_by_exercise(data: dict, slugs) -> dict:
+    """slug -> the points of a results.json that wait for a person's check, for the exercises of ``slugs``."""
+    found = {}
+    for slug, _, points in waiting_in(data):
+        if slug in slugs:
+            found[slug] = round(found.get(slug, 0.0) + points, 6)
+    return found
 
 
 def remove_torn_files(out: Path) -> None:

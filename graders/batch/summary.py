@@ -6,6 +6,9 @@ or the student's code stopped some of its checks by hanging (a timeout) or by
 ending its worker (a crash). Those checks judged no answer: ``stopped`` tells
 them by their words (sandbox/submission.py, sandbox/handle.py, budget.py), for
 this summary and for the class report (classroom/analysis.py).
+
+"Waiting for a person" names each check SymPy could not settle (grading/results.py),
+of every student in OUT: its points are pending a person's check, not lost.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import statistics
 from pathlib import Path
 
 from .. import registry
+from ..grading.results import points_text, waiting_in
 from .outfiles import results_path
 
 NOT_GRADED = "not graded: "  # how every check of an exercise that could not be graded at all begins
@@ -56,6 +60,31 @@ def _stopped_in(out: Path, name: str) -> list:
     return [f"{slug}: {reason}" for slug, _, reason in stops(tests)]
 
 
+def _waiting_in(out: Path, name: str, slugs) -> list:
+    """(exercise, check, points pending) of one student's results.json in OUT that wait for a person."""
+    try:
+        data = json.loads(results_path(out, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [w for w in waiting_in(data) if w[0] in slugs]
+
+
+def waiting_lines(out: Path, students, slugs) -> list:
+    """The summary's lines on the checks that wait for a person, [] when none does."""
+    found = {n: w for n in students if (w := _waiting_in(out, n, slugs))}
+    if not found:
+        return []
+    total = sum(p for w in found.values() for *_, p in w)
+    lines = [f"Waiting for a person ({len(found)} student(s), {points_text(total)} pending, not lost): "
+             f"exact answers SymPy could not settle in time; check each by hand (attn-grade show "
+             f"{out}/students/<student>/results.json). Until then these points are not in the totals, and "
+             f"attn-grade export refuses these grades (README, 'Undecided answers')"]
+    for name in sorted(found):
+        for slug, check, points in found[name]:
+            lines.append(f"  {name}: {slug}: {check} ({points_text(points)} pending)")
+    return lines
+
+
 def summary(out: Path, students, facts, layout: str, exercises=None, variants: bool = False) -> str:
     import csv
     import io
@@ -90,6 +119,7 @@ def summary(out: Path, students, facts, layout: str, exercises=None, variants: b
         for name in sorted(errors):
             for err in errors[name]:
                 lines.append(f"  {name}: {err}")
+    lines += waiting_lines(out, students, {e.slug for e in chosen})
     boxes = [f["sandbox"] for f in facts.values() if f["sandbox"]]
     if boxes:
         lines.append("Isolation: " + "; ".join(boxes[0].get("measures", [])))

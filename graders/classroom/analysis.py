@@ -9,7 +9,9 @@ common hint the wrong ones got; the known mistakes across the class (the hints:
 "It looks like ..."), ranked; and the submissions that could not be graded, by
 cause. A check that judged no answer (the file unreadable or not importable,
 the code hung or ended its worker) is neither right nor wrong: it counts under
-its cause in ``errors``, and is left out of that check's shares.
+its cause in ``errors``, and is left out of that check's shares. A check SymPy
+could not settle waits for a person (``waiting``): it is not wrong either, and
+is left out of the shares too.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from pathlib import Path
 
 from .. import registry
 from ..kit.catalogue import NAMED
-from ..batch.outfiles import FORMULA_STARTS
+from ..batch.outfiles import FORMULA_STARTS, WAITING_COLUMN
 from ..batch.summary import NOT_GRADED, stopped, stops
-from ..grading.results import variants_in
+from ..grading.results import variants_in, waiting_in, waits
 
 NOT_ATTEMPTED = ("not written yet", "NotImplementedError", "was not found", "is not defined in",
                  "not handed in", "it was not handed in")
@@ -96,7 +98,8 @@ def load(out: Path, assignments=()) -> Class:
     with open(out / "gradebook.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     header, body = rows[0], rows[1:]
-    columns = [registry.get(s) for s in header[1:-1]]
+    last = -2 if header[-1] == WAITING_COLUMN else -1  # the total's column: "needs a person" may follow it
+    columns = [registry.get(s) for s in header[1:last]]
     exercises = [e for e in columns if not assignments or e.assignment in assignments]
     if not exercises:
         raise NotInGradebook(f"{out / 'gradebook.csv'} holds no exercise of {', '.join(assignments)}; its "
@@ -107,8 +110,8 @@ def load(out: Path, assignments=()) -> Class:
         guarded = row[0].startswith("'") and row[0][1:].startswith(FORMULA_STARTS)
         name = row[0][1:] if guarded else row[0]  # the gradebook's guard against formulas taken off
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
-        scores = {e.slug: float(v) for e, v in zip(columns, row[1:-1]) if e.slug in shown}
-        total = float(row[-1]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
+        scores = {e.slug: float(v) for e, v in zip(columns, row[1:last]) if e.slug in shown}
+        total = float(row[last]) if len(exercises) == len(columns) else round(sum(scores.values()), 6)
         students.append(Student(name, scores, total, [t for t in data["tests"] if t["exercise"] in shown],
                                 {k: v for k, v in behaviour_in(data).items() if k in shown},
                                 {k: v for k, v in variants_in(data).items() if k in shown}))
@@ -146,6 +149,9 @@ def items(klass: Class) -> list[Item]:
             key = (t["exercise"], t["name"])
             item = found.setdefault(key, Item(t["exercise"], t["name"].split(": ", 1)[-1], float(t["max_score"])))
             lost = float(t["score"]) < float(t["max_score"]) - 1e-9
+            if waits(t):  # pending a person's check: neither right nor wrong yet
+                item.ungraded += 1
+                continue
             if lost and attempted(t["output"]) and (t["output"].startswith(NOT_GRADED) or stopped(t["output"])):
                 item.ungraded += 1
                 continue
@@ -190,3 +196,9 @@ def errors(klass: Class) -> dict:
         for slug, cause, reason in stops(s.tests):
             found[cause].append((s.name, slug, reason))
     return {c: v for c, v in found.items() if v}
+
+
+def waiting(klass: Class) -> list[tuple]:
+    """(student, exercise, check, points pending) for every check that waits for a person's check."""
+    return [(s.name, slug, check, points) for s in klass.students
+            for slug, check, points in waiting_in({"tests": s.tests})]

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..grading.report import pts
+from ..grading.results import waiting_in
 from . import analysis, comments, copying, groups
 
 STYLE = """
@@ -27,7 +28,7 @@ th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowr
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
 td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
 .pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}td.mk{min-width:16em}
-.muted{color:#777}.wide{overflow-x:auto}
+.muted{color:#777}.wide{overflow-x:auto}.wait{background:#ffe08a;padding:0 .3em;border-radius:.2em;font-size:.85em}
 """
 SCRIPT = """
 window.onerror=function(){document.body.dataset.errors=(+document.body.dataset.errors||0)+1};
@@ -102,8 +103,9 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
                  "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
                  "missing, the function not defined), with the hint the wrong answers got most often. A check that "
                  "judged no answer (the file unreadable, the code hung or crashed) is neither: it counts under "
-                 "<a href='#ungraded'>Submissions that could not be graded</a>, and the shares are of the "
-                 "students the check graded.</p>")
+                 "<a href='#ungraded'>Submissions that could not be graded</a>, and one SymPy could not settle "
+                 "under <a href='#waiting'>Waiting for a person</a>; the shares are of the students the check "
+                 "graded.</p>")
     rows = []
     for it in analysis.items(klass):
         if not it.lost:
@@ -129,6 +131,7 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
     parts.append("<h2 id=ungraded>Submissions that could not be graded</h2>" + ("".join(
         f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
         for cause, v in errs.items()) if errs else "<p>None.</p>"))
+    parts.append(_waiting(klass))
     parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
                  + "".join(f"<li>{e(f['student'])} {e(f['where'])}: <b>{e(f['kind'])}</b>: {e(f['detail'])}</li>"
                            for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>" if klass.flags == []
@@ -140,6 +143,32 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"
             f"</body></html>\n")
+
+
+def _waiting(klass: analysis.Class) -> str:
+    """The section on the checks that wait for a person: whose, which, how many points."""
+    e = html.escape
+    found = analysis.waiting(klass)
+    if not found:
+        return "<h2 id=waiting>Waiting for a person</h2><p>None: SymPy settled every exact answer.</p>"
+    rows = "".join(f"<tr><td>{e(s)}</td><td>{e(x)}</td><td>{e(c)}</td><td class=n>{pts(p)}</td></tr>"
+                   for s, x, c, p in found)
+    total = sum(p for *_, p in found)
+    return (f"<h2 id=waiting>Waiting for a person ({len({s for s, *_ in found})} student(s))</h2>"
+            f"<p class=muted>Exact answers SymPy could not settle within its time bound: each check scored 0 "
+            f"so far, and its {pts(total)} point(s) in all are pending a person's check, not lost. Read the "
+            f"answer in the student's feedback (below), then mark it: in formgrader for an nbgrader course (the "
+            f"cell needs manual grade), or see the README's 'Undecided answers'. attn-grade export refuses these "
+            f"grades until then.</p><div class=wide><table id=waiting-checks><thead><tr><th>student</th>"
+            f"<th>exercise</th><th>check</th><th class=n>points pending</th></tr></thead><tbody>{rows}</tbody>"
+            f"</table></div>")
+
+
+def _pending_mark(student, slug: str) -> str:
+    """" needs a person" after a score whose exercise has a check waiting for one, else ""."""
+    found = [p for x, _, p in waiting_in({"tests": student.tests}) if x == slug]
+    return f" <span class=wait title='{pts(sum(found))} point(s) pending a person&#39;s check'>needs a person</span>" \
+        if found else ""
 
 
 def _variant(student, slug: str) -> str:
@@ -157,15 +186,20 @@ def _students(klass: analysis.Class) -> str:
     varied = any(s.variants for s in klass.students)  # graded with variants: each score says on which
     rows, pages = [], []
     for i, s in enumerate(klass.students):
-        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}{_variant(s, x.slug)}</td>"
-                        for x in klass.exercises)
+        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}{_variant(s, x.slug)}"
+                        f"{_pending_mark(s, x.slug)}</td>" for x in klass.exercises)
         rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
                     f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
         text = render_text(from_gradescope({"tests": s.tests, "extra_data": {"variants": s.variants}}), color=False,
                            width=PAGE_WIDTH)
-        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}</summary>"
+        found = waiting_in({"tests": s.tests})
+        waits = f" ({pts(sum(p for *_, p in found))} pending a person's check)" if found else ""
+        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}{waits}</summary>"
                      f"<pre>{e(text)}</pre></details>")
     key = " A score on a student's own numbers says which (<span class=muted>v39</span>: variant 39)." if varied else ""
+    if analysis.waiting(klass):
+        key += (" <span class=wait>needs a person</span>: a check of that exercise waits for a person's check "
+                "(<a href='#waiting'>Waiting for a person</a>).")
     return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback.{key}"
             f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
             f"<th class=n>total</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"

@@ -17,8 +17,12 @@ column (or rows) per assignment. Scores are the points of OUT; with
 ``--nbgrader-course`` they are the course's grades instead (nbscores.py): hand-
 marked points in, less the late penalty, as ``nbgrader export`` gives them, and a
 grade that still waits for marking by hand is refused (or, with
-``--allow-ungraded``, left empty). Cells that a spreadsheet would run as a
-formula get a leading quote, as in gradebook.csv.
+``--allow-ungraded``, left empty). Likewise, from OUT folders, a grade with a
+check SymPy could not settle (it waits for a person: grading/results.py) is
+refused, naming the student and the check, or with ``--allow-ungraded`` left
+empty: its points are pending, and a 0 would be a grade about to change. Cells
+that a spreadsheet would run as a formula get a leading quote, as in
+gradebook.csv.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from pathlib import Path
 
 from .. import registry
 from ..batch.outfiles import csv_cell, write_atomic
+from ..grading.report import fit_lines
+from ..grading.results import points_text
 from . import analysis
 
 ID_COLUMNS = ("ID", "SIS User ID", "SIS Login ID")
@@ -50,6 +56,7 @@ class Grades:
     points: dict  # assignment -> points possible
     scores: dict  # student -> assignment -> score or None
     names: dict = field(default_factory=dict)  # student -> "Last, First", where a roster says
+    waiting: dict = field(default_factory=dict)  # (student, assignment) -> ["exercise: check (points)"] a person is to check
 
     def missing(self) -> list:
         return [(s, a) for s, row in self.scores.items() for a in self.assignments if row.get(a) is None]
@@ -60,7 +67,11 @@ def per_assignment(klass: analysis.Class) -> Grades:
     points = {a: sum(e.points for e in klass.exercises if e.assignment == a) for a in names}
     scores = {s.name: {a: round(sum(s.scores[e.slug] for e in klass.exercises if e.assignment == a), 6)
                        for a in names} for s in klass.students}
-    return Grades(names, points, scores)
+    waiting = {}
+    for student, slug, check, pending in analysis.waiting(klass):
+        waiting.setdefault((student, registry.get(slug).assignment), []).append(
+            f"{slug}: {check} ({points_text(pending)} pending)")
+    return Grades(names, points, scores, waiting=waiting)
 
 
 def from_outs(outs: list) -> Grades:
@@ -76,6 +87,7 @@ def from_outs(outs: list) -> Grades:
                 raise ExportError(f"{a} is graded in both {where[a]} and {out}; give each assignment once")
             where[a] = out
         merged.points.update(grades.points)
+        merged.waiting.update(grades.waiting)
         for student, row in grades.scores.items():
             merged.scores.setdefault(student, {}).update(row)
     merged.assignments = [a for a in registry.ASSIGNMENTS if a in where]
@@ -146,9 +158,27 @@ def register(subparsers) -> None:
                    help="take the grades from this nbgrader course's gradebook: automatic and hand-marked "
                         "points, less the late penalty, as 'nbgrader export' computes them")
     p.add_argument("--allow-ungraded", action="store_true",
-                   help="with --nbgrader-course: write the file even where a cell still waits for marking by "
-                        "hand, leaving those grades empty (default: refuse, and say which)")
+                   help="write the file even where a grade still waits for a person (a cell to be marked by hand "
+                        "in formgrader, or a check SymPy could not settle), leaving those grades empty "
+                        "(default: refuse, and say which)")
     p.set_defaults(run=_run)
+
+
+def undecided_refusal(waiting: dict, outs) -> str:
+    """Why export refuses grades with checks SymPy could not settle, whose, and what to do."""
+    out = outs[0] if len(outs) == 1 else Path("OUT")
+    lines = [f"attn-grade export: {len(waiting)} grade(s) wait for a person's check: SymPy could not settle "
+             f"an exact answer in time, so its points are pending, neither given nor lost:"]
+    for (student, assignment), checks in sorted(waiting.items())[:10]:
+        lines += [f"  {student}, {assignment}: {check}" for check in checks]
+    if len(waiting) > 10:
+        lines.append(f"  ... and {len(waiting) - 10} more (the summary of 'attn-grade grade' lists them all)")
+    lines.append(f"Check each answer by hand ('attn-grade show {out}/students/<student>/results.json' shows it). "
+                 f"Then: in an nbgrader course, 'attn-grade grade --nbgrader-course' has listed that cell in "
+                 f"formgrader under 'needs manual grade': give it its score there and export with "
+                 f"--nbgrader-course; otherwise pass --allow-ungraded to leave these grades empty, and enter "
+                 f"them in your LMS yourself.")
+    return "\n".join(lines)
 
 
 def _run(parser, args) -> int:
@@ -174,11 +204,19 @@ def _run(parser, args) -> int:
     except ExportError as exc:
         print(f"attn-grade export: {exc}", file=sys.stderr)
         return 2
+    if grades.waiting and not args.nbgrader_course:  # the course's gradebook knows what a person marked since
+        if not args.allow_ungraded:
+            print(fit_lines(undecided_refusal(grades.waiting, args.out), stream=sys.stderr), file=sys.stderr)
+            return 2
+        for student, assignment in grades.waiting:
+            grades.scores[student][assignment] = None
     waiting = grades.missing()
     if waiting and args.nbgrader_course and not args.allow_ungraded:
         shown = ", ".join(f"{s} ({a})" for s, a in waiting[:5]) + (" ..." if len(waiting) > 5 else "")
-        print(f"attn-grade export: {len(waiting)} grade(s) wait for a cell to be marked by hand in formgrader: "
-              f"{shown}. Mark them, or pass --allow-ungraded to leave those grades empty.", file=sys.stderr)
+        print(fit_lines(f"attn-grade export: {len(waiting)} grade(s) wait for a cell to be marked by hand in "
+                        f"formgrader: {shown} (a written proof, or a check SymPy could not settle). Mark them "
+                        f"(formgrader's Manual Grading lists them as 'needs manual grade'), or pass "
+                        f"--allow-ungraded to leave those grades empty.", stream=sys.stderr), file=sys.stderr)
         return 2
     text = canvas(grades, args.id_column, columns) if args.format == "canvas" else plain(grades)
     if str(args.to) == "-":

@@ -9,12 +9,15 @@ and Controlling Test Case Visibility: "If test cases are hidden, students
 will not be able to see their total score"). So results.json has no
 top-level score, and its output counts only the checks a student may see
 now. run_autograder's stdout is shown to instructors only
-(``stdout_visibility`` hidden): it gets the rest.
+(``stdout_visibility`` hidden): it gets the rest. A check SymPy could not
+settle waits for a person: its test has ``extra_data.needs_manual_grade``, and
+the output says its points are pending, not lost (Gradescope's manual grading
+is where a person gives them).
 """
 
 from __future__ import annotations
 
-from ..kit.outcomes import Outcome
+from ..grading.results import UNDECIDED_PREFIX, points_text
 
 # When students see the hidden checks (--hidden-visibility), in the words of the top-level output.
 SHOWN = {"hidden": "count toward your total; only your instructor sees them",
@@ -31,15 +34,18 @@ def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | 
             tests.append({
                 "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
                 "max_score": c.max_points, "status": "passed" if c.passed else "failed",
-                "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
+                "output": c.message if not c.waits else f"{UNDECIDED_PREFIX}{c.message}",
                 "visibility": "visible" if c.visibility == "public" else hidden_visibility,
-                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome}})
+                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome,
+                                                     **({"needs_manual_grade": True} if c.waits else {})}})
     everything = hidden_visibility == "visible"
     lines = []
     for r in results:
         seen = [c for c in r.checks if everything or c.visibility == "public"]
+        pending = round(sum(c.pending for c in seen), 6)
         lines.append(f"{r.exercise}: {sum(c.points for c in seen):g}/{sum(c.max_points for c in seen):g}"
-                     + ("" if everything else " on the checks shown now") + (f" ({r.problem})" if r.problem else ""))
+                     + ("" if everything else " on the checks shown now") + (f" ({r.problem})" if r.problem else "")
+                     + (f", and {points_text(pending)} wait for a person's check (pending, not lost)" if pending else ""))
     if not everything:
         lines.append(f"Further checks, which compare with the reference solution, {SHOWN[hidden_visibility]}.")
     return {"execution_time": round(seconds, 3), "output": "\n".join(lines), "stdout_visibility": "hidden",

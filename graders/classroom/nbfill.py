@@ -27,7 +27,8 @@ from .nbsubmit import NotebookProblem, answer_source
 
 
 def split_points(results: dict) -> dict:
-    """slug -> {"public": points, "hidden": points, "text": {"public": ..., "hidden": ...}} from results.json."""
+    """slug -> {"public": points, "hidden": points, "text": {"public": ..., "hidden": ...}, "waiting": {"public":
+    bool, "hidden": bool}} from results.json; "waiting": a check of that part waits for a person (undecided)."""
     from ..grading.report import PAGE_WIDTH, render_text
     from ..grading.results import from_gradescope
 
@@ -35,7 +36,8 @@ def split_points(results: dict) -> dict:
     for r in from_gradescope(results):
         for vis in ("public", "hidden"):
             part = replace(r, checks=[c for c in r.checks if c.visibility == vis])  # its variant kept, for the text
-            per.setdefault(r.exercise, {"text": {}})[vis] = part.points
+            per.setdefault(r.exercise, {"text": {}, "waiting": {}})[vis] = part.points
+            per[r.exercise]["waiting"][vis] = any(c.waits for c in part.checks)
             per[r.exercise]["text"][vis] = render_text([part], totals=False, width=PAGE_WIDTH) if part.checks else ""
     return per
 

@@ -15,7 +15,12 @@ after ``nbgrader autograde``. With care:
 * each gradebook score that differs from ours (after a run of nbgrader's own
   autograde, say) is reported, before -> after, before anything is written;
 * a person's work stays: manual scores and comments are nbgrader's to keep,
-  and "needs manual grade" is never turned back on for a cell a person graded;
+  and "needs manual grade" is never turned back on for a cell a person graded,
+  unless its answer changed since (then the mark stays, flagged for review);
+* a test cell with a check SymPy could not settle (undecided: grading/results.py)
+  is set "needs manual grade", so formgrader lists it for a person, and
+  ``attn-grade export --nbgrader-course`` refuses the grade until a person has
+  given that cell its score (which replaces the cell's automatic points);
 * a notebook we could not read, or one not handed in, gets a stand-in page
   saying why, so the student's other notebooks are autograded and reviewable.
 
@@ -30,6 +35,7 @@ from pathlib import Path
 
 from .. import registry
 from ..batch.outfiles import results_path, student_id
+from . import nbmanual
 
 STAGING = ".nbgrader"  # OUT/.nbgrader/submitted/: what nbgrader's converter reads (nbfill.stage)
 
@@ -145,8 +151,9 @@ def _write(config, students, out, progress, assignments, changed, say):
         if not wrote:
             unwritten.add(student_id(student))
     for student, assignment in sorted(set(pairs) - set(todo)):  # kept, but the late policy may have changed
-        _late_penalties(CourseDirectory(config=config, student_id=student, assignment_id=assignment), student,
-                        assignment)
+        coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
+        nbmanual.ask_a_person(coursedir, student, assignment, ours[student])
+        _late_penalties(coursedir, student, assignment)
     return {"written": len(todo), "kept": len(pairs) - len(todo), "differences": differences, "problems": problems,
             "unwritten": unwritten}
 
@@ -197,8 +204,8 @@ def _autograde(config, submitted, out, student, assignment, per) -> tuple[list, 
 
     coursedir = CourseDirectory(config=config, student_id=student, assignment_id=assignment)
     release = Path(coursedir.root) / coursedir.release_directory
-    kept = _manual_state(coursedir, student, assignment)
-    review = _changed_cells(coursedir, submitted, student, assignment, kept)
+    kept = nbmanual.manual_state(coursedir, student, assignment)
+    review = nbmanual.changed_cells(coursedir, submitted, student, assignment, kept)
     for cell in review:
         del kept[cell]  # marked by a person, then handed in again changed: nbgrader flags it for review
     stood_in = stage(submitted, release, Path(coursedir.submitted_directory), student, assignment)
@@ -207,11 +214,15 @@ def _autograde(config, submitted, out, student, assignment, per) -> tuple[list, 
     outcome = capture_log(app)
     problems = [f"{student_id(student)}/{assignment}/{nb}.ipynb: {gid} changed since it was marked; your mark "
                 f"is kept and the cell waits for review in formgrader (needs manual grade)" for nb, gid in review]
+    problems += [f"{student_id(student)}/{assignment}/{slug}.ipynb: {slug}-{part} waits for a person: SymPy could "
+                 f"not settle an answer; formgrader lists it under needs manual grade (its score replaces the "
+                 f"cell's automatic points)" for slug, parts in sorted(per.items()) for part in ("public", "hidden")
+                 if parts.get("waiting", {}).get(part) and (slug, f"{slug}-{part}") not in kept]
     if not outcome["success"]:
         lines = [ln for ln in (outcome.get("log") or "").splitlines() if ln.startswith("[ERROR]")]
         problems.append(f"{student_id(student)}/{assignment}: nbgrader wrote no autograded notebooks "
                         f"({lines[0][8:] if lines else 'see nbgrader autograde'}); scores set directly")
-    fixed = _set_scores(coursedir, student, assignment, per, kept)
+    fixed = _set_scores(coursedir, student, assignment, per, kept, set(review))
     if fixed:
         problems.append(f"{student_id(student)}/{assignment}: {fixed} score(s) nbgrader stored differed from our "
                         f"results and were set from them")
@@ -220,46 +231,11 @@ def _autograde(config, submitted, out, student, assignment, per) -> tuple[list, 
     return problems, bool(outcome["success"])
 
 
-def _manual_state(coursedir, student, assignment) -> dict:
-    """(notebook, grade id) -> needs_manual_grade, for the grades a person has scored."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
-        try:
-            submission = gb.find_submission(assignment, student)
-        except MissingEntry:
-            return {}
-        return {(nb.name, g.name): g.needs_manual_grade for nb in submission.notebooks for g in nb.grades
-                if g.manual_score is not None}
-
-
-def _changed_cells(coursedir, submitted, student, assignment, kept) -> list:
-    """The (notebook, grade id) of ``kept`` whose source in the submission differs from the
-    autograded copy a person marked."""
-    from .nbsubmit import NotebookProblem, read_json, source_text
-
-    def sources(path):
-        try:
-            nb = read_json(path)
-        except NotebookProblem:
-            return {}
-        return {c["metadata"]["nbgrader"].get("grade_id"): source_text(c.get("source", "")) for c in nb.get("cells", [])
-                if isinstance(c, dict) and isinstance(c.get("metadata", {}).get("nbgrader"), dict)}
-
-    marked = Path(coursedir.root) / coursedir.autograded_directory / student / assignment
-    changed = []
-    for name in sorted({nb for nb, _ in kept}):
-        try:
-            before, now = sources(marked / f"{name}.ipynb"), sources(submitted / student / assignment / f"{name}.ipynb")
-        except NotebookProblem:  # a cell's source neither text nor lines: nothing to compare
-            continue
-        changed += [(nb, gid) for nb, gid in kept if nb == name and before.get(gid) != now.get(gid)]
-    return changed
-
-
-def _set_scores(coursedir, student, assignment, per, kept) -> int:
-    """Make the gradebook's auto scores equal ours and give back a person's flags; return how many
-    auto scores had to change (the late penalty is then worked out again, as nbgrader would)."""
+def _set_scores(coursedir, student, assignment, per, kept, review=frozenset()) -> int:
+    """Make the gradebook's auto scores equal ours, give back a person's flags, and ask a person for
+    each test cell that waits for one (``per``'s "waiting") or whose mark is to be reviewed (``review``);
+    return how many auto scores had to change (the late penalty is then worked out again, as nbgrader
+    would)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     changed = 0
@@ -278,6 +254,8 @@ def _set_scores(coursedir, student, assignment, per, kept) -> int:
                         grade.auto_score, changed = want, changed + 1
                 if (nb.name, grade.name) in kept:  # a person graded it: never ask for that again
                     grade.needs_manual_grade = kept[(nb.name, grade.name)]
+                elif (nb.name, grade.name) in review or nbmanual.waits(per, nb.name, grade.name):
+                    grade.needs_manual_grade = True  # formgrader lists it; a person's score is what counts
         gb.db.commit()
     if changed:
         _late_penalties(coursedir, student, assignment)

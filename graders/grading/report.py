@@ -10,6 +10,10 @@ and formgrader, the class report) is wrapped at PAGE_WIDTH, the same on every
 machine: unwrapped, an array's rows stood under a bracket 140-260 columns in
 and the diagnosis after it ("It looks like ...") was off the page. Other output
 that is not a terminal (a file, a pipe) is not wrapped.
+
+A check SymPy could not settle (undecided, "?") waits for a person: its line,
+its exercise's total and the summary say its points are pending a person's
+check, never that they are lost.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 import textwrap
 
 from ..kit.outcomes import Outcome
+from .results import points_text
 
 GREEN, RED, YELLOW, BOLD, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
 MARKS = {Outcome.PASSED: "✓", Outcome.PARTIAL: "◐", Outcome.UNDECIDED: "?", Outcome.ERROR: "!",
@@ -58,7 +63,7 @@ def _same_causes(checks) -> dict:
     """Index of each failed check whose cause an earlier check already stated -> that earlier check's index."""
     first, repeats = {}, {}
     for i, c in enumerate(checks):
-        cause = _cause(c.message) if not c.passed else ""
+        cause = _cause(c.message) if not c.passed and not c.waits else ""
         if cause and cause in first:
             repeats[i] = first[cause]
         elif cause:
@@ -129,7 +134,8 @@ def _check_lines(c, color, width) -> list:
     mark = MARKS.get(c.outcome, "✗")
     if c.max_points == 0 and c.passed:  # worth nothing: a note (how a notebook was read, an instructor's comment)
         return wrap(f"• {c.name}{tag}", 2, width, hang=2) + _message_lines(c.message, width)
-    head = wrap(f"{mark} {c.name}{tag}  [{pts(c.points)}/{pts(c.max_points)}]", 2, width, hang=2)
+    waiting = ": pending a person's check" if c.waits else ""
+    head = wrap(f"{mark} {c.name}{tag}  [{pts(c.points)}/{pts(c.max_points)}{waiting}]", 2, width, hang=2)
     head[0] = head[0].replace(mark, _paint(mark, code, color), 1)
     if color and tag:
         head = [h.replace(" (hidden)", _paint(" (hidden)", DIM, color)) for h in head]
@@ -195,7 +201,7 @@ def _exercise_lines(r, color, only_failed, width) -> list:
     problem = r.problem or _common_problem(r)
     if problem:  # nothing could be graded: say why once, not once per check
         lines += _painted(wrap(f"✗ {problem}", 2, width, hang=2), RED, color)
-        return lines + [f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}", ""]
+        return lines + [_exercise_total(r), ""]
     repeats = _same_causes(r.checks)
     for i, c in enumerate(r.checks):
         if (only_failed and c.passed and c.max_points) or i in repeats:  # notes (comments) always show
@@ -210,7 +216,17 @@ def _exercise_lines(r, color, only_failed, width) -> list:
             more_lines = wrap(text, 2, width, hang=2)
             more_lines[0] = more_lines[0].replace("✗", _paint("✗", RED, color), 1)
             lines += more_lines
-    return lines + [f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}", ""]
+    return lines + [_exercise_total(r), ""]
+
+
+def _pending(r) -> float:
+    return getattr(r, "pending", 0.0)
+
+
+def _exercise_total(r) -> str:
+    """"  hand_scores: 7.5/8", and what of the rest waits for a person's check."""
+    waiting = f", and {points_text(_pending(r))} wait for a person's check" if _pending(r) else ""
+    return f"  {r.exercise}: {pts(r.points)}/{pts(r.max_points)}{waiting}"
 
 
 def render_text(results, *, color=False, totals=True, summary_only=False, only_failed=False, seconds=None,
@@ -227,9 +243,15 @@ def render_text(results, *, color=False, totals=True, summary_only=False, only_f
         out_of = sum(r.max_points for r in results)
         lines.append(_paint("Summary", BOLD, color))
         for r in results:
-            mark = "✓" if r.points >= r.max_points else "✗"
-            code = GREEN if mark == "✓" else RED
-            lines.append(f"  {_paint(mark, code, color)} {r.exercise:<15} {pts(r.points):>5}/{pts(r.max_points)}")
+            mark = "✓" if r.points >= r.max_points else "?" if r.points + _pending(r) >= r.max_points else "✗"
+            code = GREEN if mark == "✓" else YELLOW if mark == "?" else RED
+            waiting = f"  ({pts(_pending(r))} pending a person's check)" if _pending(r) else ""
+            lines.append(f"  {_paint(mark, code, color)} {r.exercise:<15} {pts(r.points):>5}/{pts(r.max_points)}"
+                         f"{waiting}")
         took = f" in {seconds:.1f} s" if seconds is not None else ""
         lines.append(_paint(f"Total: {pts(got)}/{pts(out_of)}{took}", BOLD, color))
+        pending = round(sum(_pending(r) for r in results), 6)
+        if pending:  # not lost: a person is to check them
+            lines += wrap(f"{points_text(pending)} wait for a person's check: SymPy could not settle an exact "
+                          f"answer in time; they are pending, not lost", 0, width, hang=2)
     return "\n".join(lines)

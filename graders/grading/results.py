@@ -3,6 +3,15 @@
 ``to_gradescope`` renders results in Gradescope's results.json shape, with an
 ``exercise`` key on every test so a file holding several exercises stays
 readable.
+
+A check left *undecided* (an exact answer SymPy could not settle within its
+time bound) has 0 points so far, but its points are pending, not lost: a
+person is to check it. In results.json such a test has
+``extra_data.needs_manual_grade: true`` (nbgrader's word for it; the outcome
+stays ``"undecided"``) and its output begins "Undecided: "; the file's
+top-level ``output`` then says how many points wait for a person. Programs
+read it with ``waiting_in``; every report, the batch's summary and gradebook,
+the class report, the nbgrader gradebook and the export take it from there.
 """
 
 from __future__ import annotations
@@ -49,6 +58,16 @@ class CheckResult:
     def passed(self) -> bool:
         return self.outcome == Outcome.PASSED
 
+    @property
+    def waits(self) -> bool:
+        """Whether a person is to check this one: its points are pending, not lost."""
+        return self.outcome == Outcome.UNDECIDED
+
+    @property
+    def pending(self) -> float:
+        """The points that wait for a person's check (0 for a check that does not wait)."""
+        return round(self.max_points - self.points, 6) if self.waits else 0.0
+
 
 @dataclass
 class ExerciseResult:
@@ -68,6 +87,11 @@ class ExerciseResult:
     @property
     def max_points(self) -> float:
         return round(sum(c.max_points for c in self.checks), 6)
+
+    @property
+    def pending(self) -> float:
+        """The points that wait for a person's check (undecided checks), not lost."""
+        return round(sum(c.pending for c in self.checks), 6)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -91,18 +115,24 @@ def bounded(result: ExerciseResult) -> ExerciseResult:
     return result
 
 
+UNDECIDED_PREFIX = "Undecided: "  # how the output of a test that waits for a person begins
+
+
 def gradescope_test(exercise: str, c: CheckResult) -> dict:
     """One check of ``exercise`` as a test of Gradescope's results.json."""
-    return {
+    test = {
         "name": f"{exercise}: {c.name}",
         "exercise": exercise,
         "score": c.points,
         "max_score": c.max_points,
-        "status": "passed" if c.passed else "failed",
-        "output": c.message if c.outcome != Outcome.UNDECIDED else f"Undecided: {c.message}",
+        "status": "passed" if c.passed else "failed",  # Gradescope knows no third status
+        "output": c.message if not c.waits else f"{UNDECIDED_PREFIX}{c.message}",
         "visibility": "visible" if c.visibility == "public" else "hidden",
         "extra_data": {"outcome": c.outcome},
     }
+    if c.waits:
+        test["extra_data"]["needs_manual_grade"] = True
+    return test
 
 
 def to_gradescope(results, *, include_timing: bool = False) -> dict:
@@ -112,9 +142,44 @@ def to_gradescope(results, *, include_timing: bool = False) -> dict:
         "max_score": round(sum(r.max_points for r in results), 6),
         "tests": tests,
     }
+    pending = round(sum(r.pending for r in results), 6)
+    if pending:
+        out["output"] = pending_line(pending, sum(1 for r in results for c in r.checks if c.waits))
     if include_timing:
         out["execution_time"] = round(sum(r.seconds for r in results), 3)
     return out
+
+
+def points_text(x: float) -> str:
+    """``x`` points, as the reports round them: "1 point", "0.5 points"."""
+    shown = f"{round(x, 2):g}"
+    return f"{shown} point" if shown == "1" else f"{shown} points"
+
+
+def pending_line(points: float, checks: int) -> str:
+    """What a grade with ``checks`` undecided checks says of their ``points``."""
+    return (f"{points_text(points)} wait for a person's check ({checks} check{'s' if checks != 1 else ''} "
+            f"SymPy could not settle): pending, not lost; the score so far leaves them out")
+
+
+def waits(test) -> bool:
+    """Whether a results.json test waits for a person (files written before the flag: by its outcome)."""
+    extra = test.get("extra_data") if isinstance(test, dict) and isinstance(test.get("extra_data"), dict) else {}
+    if "needs_manual_grade" in extra:
+        return extra["needs_manual_grade"] is True
+    return extra.get("outcome") == Outcome.UNDECIDED.value
+
+
+def waiting_in(data: dict) -> list:
+    """(exercise, check name, points pending) for each test of a results.json that waits for a person."""
+    found = []
+    for t in data.get("tests", []) if isinstance(data, dict) else ():
+        if waits(t):
+            slug = str(t.get("exercise", ""))
+            name = str(t.get("name", ""))
+            name = name[len(slug) + 2:] if name.startswith(f"{slug}: ") else name
+            found.append((slug, name, round(float(t["max_score"]) - float(t["score"]), 6)))
+    return found
 
 
 def variants_of(results) -> dict:
@@ -144,8 +209,8 @@ def from_gradescope(data: dict) -> list:
         prefix = f"{slug}: "
         outcome = str(t.get("extra_data", {}).get("outcome") or t.get("status", "failed"))
         message = clean(str(t.get("output", "")))
-        if outcome == Outcome.UNDECIDED and message.startswith("Undecided: "):
-            message = message[len("Undecided: "):]
+        if outcome == Outcome.UNDECIDED and message.startswith(UNDECIDED_PREFIX):
+            message = message[len(UNDECIDED_PREFIX):]
         name = clean(name)
         by[slug].checks.append(CheckResult(
             slug, name[len(prefix):] if name.startswith(prefix) else name, float(t["score"]),
