@@ -146,11 +146,19 @@ def padding_mask_correct(sub, ref):
         _mask_check(sub, PADDING, (n_valid, n), j < n_valid, f"key j < {n_valid} (columns are keys)")
 
 
-@check("attention returns (Y, A) with the right shapes, for self- and cross-attention", 0.5, uses=ALL)
+@check("attention returns (Y, A) with the right shapes, for self- and cross-attention, mask by position or by name",
+       0.5, uses=ALL)
 def shapes(sub, ref):
     rng = np.random.default_rng(7)
     for n_q, n_k, d_k, d_v in ((3, 3, 2, 5), (2, 4, 3, 1), (5, 2, 4, 3), (1, 1, 1, 1)):
         attention_of(sub, *(rng.normal(size=s).round(2) for s in ((n_q, d_k), (n_k, d_k), (n_k, d_v))))
+    # attention(Q, K, V, mask=None) takes the mask by position too, as its signature says
+    y, a, call = attention_of(sub, Q2, K3, V3, PROBES[1][1]["mask"])
+    by_position = call_text("attention", Q2, K3, V3, PROBES[1][1]["mask"])
+    out = expect_tuple(by_position, 2, sub.call("attention", Q2, K3, V3, PROBES[1][1]["mask"]))
+    a2 = as_array(f"{by_position}: A (the second value)", out[1], shape=a.shape)
+    expect(np.array_equal(a, a2), f"{by_position} gave A = {show(a2)}, but {call} gave A = {show(a)}: a mask "
+                                  f"given by position is the same mask as given by name")
 
 
 def _row_sums(sub, q, k, v, mask=None):
@@ -326,6 +334,7 @@ def inputs_unchanged(sub, ref):
     pad = np.array([[True, True, False], [True, True, False], [True, True, False]])
     for args in ((q, q[::-1].copy(), X3[:, :1]), (q, q[::-1].copy(), X3[:, :1], TRI3), (q, X3, X3[:, :1], pad),
                  (q[:2], X3, V3, np.array([[False, True, True], [True, False, False]]))):
-        _, changed = sub.call_full("attention", *args)
-        names = ", ".join(("Q", "K", "V", "mask")[i] for i in changed)
-        expect(not changed, f"{call_text('attention', *args)} modified {names} in place; {IN_PLACE}")
+        kw = {"mask": args[3]} if len(args) > 3 else {}  # by name: calling styles are the shapes check's
+        _, changed = sub.call_full("attention", *args[:3], **kw)
+        names = ", ".join(("Q", "K", "V")[i] if isinstance(i, int) else i for i in changed)
+        expect(not changed, f"{call_text('attention', *args[:3], **kw)} modified {names} in place; {IN_PLACE}")

@@ -143,13 +143,29 @@ def _same(a, b):
 
 
 # ------------------------------------------------------------------ public checks
-@check("multi_head_attention returns a float64 (N, d_model) array", 0.5, uses=(MHA,))
+@check("multi_head_attention returns a float64 (N, d_model) array; both functions take mask by position or name",
+       0.5, uses=(MHA, CROSS))
 def mha_shape(sub, ref):
     for n, d, h, mask in ((4, 6, 3, None), (1, 4, 2, None), (3, 8, 4, np.tri(3, dtype=bool)), (2, 3, 1, None)):
         x, *ws = fixed_inputs(3, n, d)
         out = sub.call(MHA, x, *ws, h, **mask_kw(mask))
         _mha_shape(sub, call_text(MHA, x, *ws, h, **mask_kw(mask)), out, x, h)
         expect(out.dtype == np.float64, f"{MHA} returned dtype {out.dtype} for float64 inputs; return float64")
+    # what the signatures promise: mask=None, the last parameter, by position or by name
+    x, *ws = fixed_inputs(5, 3, 4)
+    for func, args, mask in ((MHA, (x, *ws, 2), np.tri(3, dtype=bool)), (CROSS, (x[:2], x, *ws[:3]), ASYM4[:2, :3])):
+        by_name, by_position = call_text(func, *args, mask=mask), call_text(func, *args, mask)
+        named, placed = sub.call(func, *args, mask=mask), sub.call(func, *args, mask)
+        expect(_same_answer(named, placed), f"{by_position} gave {show(placed)}, but {by_name} gave {show(named)}: "
+                                            f"a mask given by position is the same mask as given by name")
+
+
+def _same_answer(a, b) -> bool:
+    """Two answers of the student's, arrays or tuples of arrays, equal (NaN included)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and all(map(_same_answer, a, b))
+    return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+            and bool(np.array_equal(a, b, equal_nan=True)))
 
 
 @check("raises ValueError when n_heads does not divide d_model", 1, uses=(MHA,))
@@ -339,5 +355,8 @@ def inputs_unchanged(sub, ref):
             (MHA, (x, *ws, 1), ("X", "W_q", "W_k", "W_v", "W_o", "n_heads")),
             (CROSS, (x, x[:2] + 1, *ws[:3], np.ones((3, 2), bool)), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask")),
             (CROSS, (x[:2], x + 1, *ws[:3], ASYM4[:2, :3]), ("X_dec", "X_enc", "W_q", "W_k", "W_v", "mask"))):
-        _, changed = sub.call_full(func, *args)
-        expect(not changed, f"{func}(...) modified {', '.join(names[i] for i in changed)} in place; {IN_PLACE}")
+        last = len(names) - 1  # the mask, where there is one, by name: calling styles are the shape check's
+        args, kw = (args[:last], {"mask": args[last]}) if names[last] == "mask" else (args, {})
+        _, changed = sub.call_full(func, *args, **kw)
+        expect(not changed, f"{func}(...) modified {', '.join(names[i] if isinstance(i, int) else i for i in changed)} "
+                            f"in place; {IN_PLACE}")

@@ -76,12 +76,19 @@ def softmax_of(sub: Student, z, axis):
 
 
 # ------------------------------------------------------------------ public checks
-@check("returns a float64 array of the input's shape", 1, uses=("softmax",))
+@check("returns a float64 array of the input's shape, axis given by position or by name", 1, uses=("softmax",))
 def shape_and_dtype(sub: Student, ref):
     z = np.array([[0.0, 1.0, 2.0], [3.0, 3.0, 3.0]])
     out = CATALOGUE.call(sub, z)
     as_array(f"{call_text('softmax', z)} returned an array that", out, shape=z.shape)
     expect(out.dtype == np.float64, f"{call_text('softmax', z)} returned dtype {out.dtype}; return float64")
+    # softmax(z, axis=-1) takes axis by position too, as its signature says
+    by_name = softmax_of(sub, z, 0)
+    by_position = as_array(f"{call_text('softmax', z, 0)} returned an array that", sub.call("softmax", z, 0),
+                           shape=z.shape)
+    expect(np.array_equal(by_name, by_position, equal_nan=True),
+           f"{call_text('softmax', z, 0)} gave {show(by_position)}, but {call_text('softmax', z, axis=0)} gave "
+           f"{show(by_name)}: axis given by position is the same axis as given by name")
 
 
 def _default_axis_is_last(sub: Student):
