@@ -4,7 +4,7 @@ reference is checked in graders/hidden/multi_head.py."""
 import numpy as np
 
 from .kit import (Catalogue, Domain, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check,
-                  cross_cases, expect, expect_raises, expect_tuple, for_all, heads, mha_cases, overflow,
+                  cross_cases, expect, expect_raises, expect_tuple, fail, for_all, heads, mha_cases, overflow,
                   overflow_raised, permutations, scores_within, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
@@ -19,6 +19,7 @@ DOMAIN = Domain({
 })
 # Causes and fixes a check states on its own observation (kit/checks.py, advice), never on its title alone.
 OVERFLOW = overflow("each row's maximum")
+SWAPPED = advice("return (Y, A), the output first, then the weights")
 IN_PLACE = advice("leave the caller's arrays alone (W_q / c makes a new array, W_q /= c changes the caller's)")
 
 
@@ -131,6 +132,10 @@ def cross_of(sub, xd, xe, wq, wk, wv, mask=None):
     call = call_text(CROSS, xd, xe, wq, wk, wv, **mask_kw(mask))
     y, a = expect_tuple(call, 2, CROSS_CATALOGUE.call(sub, xd, xe, wq, wk, wv, **mask_kw(mask)))
     nq, nk = len(xd), len(xe)
+    shapes, want = tuple(getattr(x, "shape", None) for x in (y, a)), ((nq, wv.shape[1]), (nq, nk))
+    if shapes != want and shapes == want[::-1]:
+        fail(f"{call} returned arrays of shapes {shapes[0]} and {shapes[1]}, which are the shapes of A and Y, in "
+             f"that order: {SWAPPED}")
     a = as_array(f"A from {call}", a, ndim=2)
     if a.shape != (nq, nk):
         CROSS_CATALOGUE.fail(sub, f"called {call}; A should have one row per decoder token and one column per encoder "
@@ -334,7 +339,7 @@ def defaults_and_large_scores(sub, ref):
         if not np.all(np.isfinite(a)):
             (MHA_CATALOGUE if func == MHA else CROSS_CATALOGUE).fail(
                 sub, f"called {call_text(func, *args)}, where the scores reach the thousands; got {show(a)}, which "
-                     f"is not finite.", OVERFLOW)
+                     f"is not finite.", OVERFLOW, case=(args, {}, out))  # a hint only where it gives this result
     y, y2 = mha_of(sub, x, *ws, 2), mha_of(sub, x, *ws, 2, np.ones((4, 4), dtype=bool))
     if not _same(y, y2):
         MHA_CATALOGUE.fail(sub, f"{call_text(MHA, x, *ws, 2)} gave {show(y)}, but with a mask that allows every key, "

@@ -168,9 +168,16 @@ def flag_and_default(sub, ref):
 
     for_all(scores_and_dk(min_len=2).filter(lambda c: c[1] > 1 and np.ptp(c[0]) > 0.5), prop, max_examples=15,
             examples=[(np.array([1.0, 2.0, 3.0]), 16)])
+    # unscaled, d_k plays no part: a flag that is ignored (always scaling) answers otherwise for another d_k
+    raw = np.array([1.0, 2.0, 3.0])
+    call, unscaled = percent_of(sub, raw, 16, scaled=False)
+    call_1, unscaled_1 = percent_of(sub, raw, 1, scaled=False)
+    if not np.allclose(unscaled, unscaled_1, rtol=1e-9, atol=1e-9):
+        PERCENT.fail(sub, f"{call} gave {show(unscaled)}, but {call_1} gave {show(unscaled_1)}: with scaled=False "
+                          f"the raw scores go into the softmax as they are, so d_k must not change the result.")
 
 
-@check("softmax_percent stays finite for large scores", 0.5, uses=("softmax_percent",))
+@check("softmax_percent stays finite, summing to 100, for large scores", 0.5, uses=("softmax_percent",))
 def percent_large_scores(sub, ref):
     for raw, d_k, scaled in ((np.array([900.0, 0.0, -900.0]), 1, False), (np.array([1e4, 9990.0]), 4, True)):
         call = call_text("softmax_percent", raw, d_k, scaled=scaled)
