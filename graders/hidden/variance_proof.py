@@ -57,11 +57,13 @@ def product_mean_exact(sub, ref):
 
 @check("Var(q_i k_i) is exact and right", 0.75, hidden=True, uses=("product_variance",))
 def product_variance_exact(sub, ref):
-    _exact(sub, ref, "product_variance", (
+    # a variance of 0 says "q_i k_i never varies" only beside a right mean: 1 − E[q_i k_i]² with the
+    # student's own mean of 1 is 0 too, and then the formula is right and the mean is not
+    _exact(sub, ref, "product_variance", lambda: (
         ("the variances of q_i and k_i were added; for a product of independent variables use "
          "Var(q_i k_i) = E[q_i² k_i²] − E[q_i k_i]² and E[q_i² k_i²] = E[q_i²] E[k_i²]", 2),
-        ("q_i k_i never varies, which a variance of 0 would mean; use Var(X) = E[X²] − E[X]²", 0),
-    ))
+    ) + ((("q_i k_i never varies, which a variance of 0 would mean; use Var(X) = E[X²] − E[X]²", 0),)
+         if _own_is(sub, "product_mean", 0) else ()))
 
 
 @check("Var(q·k) is exact and right for every d_k", 1.5, hidden=True, uses=("dot_variance",))
