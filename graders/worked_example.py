@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kit import (Catalogue, Domain, Mistake, NO_SHIFT, advice, advise, as_array, as_int, call_text, check,
-                  current_variant, entries_within, expect, expect_new_array, expect_raises, fail, floats, for_all, hnp,
-                  is_float, is_int, overflow, overflow_raised, pick_variant, show, st, weights)
+from .kit import (Catalogue, Domain, Fail, Mistake, NO_SHIFT, Raised, advice, advise, as_array, as_int, call_text,
+                  check, current_variant, entries_within, expect, expect_new_array, expect_raises, fail, floats, for_all,
+                  hnp, is_float, is_int, overflow, overflow_raised, pick_variant, show, st, weights)
 
 
 class CatSat(NamedTuple):
@@ -104,7 +104,8 @@ def percent_of(sub, raw, d_k, scaled=True):
 
 
 # ------------------------------------------------------------------ public checks
-@check("scale_scores divides by √d_k: 4 times the d_k halves the scores, d_k = 1 keeps them", 1,
+@check("scale_scores divides by √d_k, for one query's scores or a matrix of them: 4 times the d_k halves the "
+       "scores, d_k = 1 keeps them", 1,
        uses=("scale_scores",))
 def scale_is_division(sub, ref):
     def prop(case):
@@ -118,12 +119,20 @@ def scale_is_division(sub, ref):
 
     for_all(scores_and_dk().filter(lambda c: np.any(c[0] != 0)), prop, max_examples=15,
             examples=[(np.array([1.0, -2.0, 4.0]), 16)])
-    # "the same shape": a matrix of scores (a query per row) stays a matrix
+    # "the same shape": a matrix of scores (a query per row) stays a matrix; half the points, since one
+    # query's scores, the lesson's case, are right
     raw = np.array([[1.0, -2.0, 4.0], [0.5, 3.0, -1.0]])
-    out = scaled_of(sub, raw, 4)
+    call = call_text("scale_scores", raw, 4)
+    try:
+        out = scaled_of(sub, raw, 4)
+    except Fail as exc:
+        fail(f"{exc.message}. One query's scores come out right; a matrix of them, a query per row, must keep its "
+             f"shape too (half the points).", 0.5)
+    except Raised as exc:
+        fail(f"{exc}\nOne query's scores come out right; a matrix of them, a query per row, must be scaled too "
+             f"(half the points).", 0.5)
     if not np.allclose(out, raw / 2, rtol=1e-9, atol=1e-12):
-        SCALE.fail(sub, f"called {call_text('scale_scores', raw, 4)}; got {show(out)}, which is not each score "
-                        f"divided by √4 = 2.")
+        SCALE.fail(sub, f"called {call}; got {show(out)}, which is not each score divided by √4 = 2.", fraction=0.5)
 
 
 @check("softmax_percent gives percentages summing to 100, in the order of the scores", 1,

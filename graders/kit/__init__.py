@@ -42,7 +42,7 @@ wire's value types and the installed versions), nothing else.
 """
 
 from .catalogue import Catalogue, Mistake
-from .checks import (ChosenRng, Fail, Rng, StudentError, SympyText, advice, array_aside, as_array, aside,
+from .checks import (ChosenRng, Fail, Raised, Rng, StudentError, SympyText, advice, array_aside, as_array, aside,
                      as_bool_array, call_text, check, expect, expect_array_close, expect_new_array, expect_tuple, fail,
                      reworded, show)
 from .exact import TimeUp, compare, time_limit, to_expr
@@ -71,7 +71,7 @@ __all__ = [
     # the one rule for a returned number (numbers.py)
     "as_float", "as_int", "is_float", "is_int", "real",
     # what a student's call gives back or raises, and how feedback shows it
-    "Student", "StudentError", "Rng", "ChosenRng", "SympyText", "call_text", "show",
+    "Student", "StudentError", "Raised", "Rng", "ChosenRng", "SympyText", "call_text", "show",
     # required exceptions
     "expect_raises", "advise",
     # properties, and the strategies that draw their inputs

@@ -146,7 +146,7 @@ def expect_new_array(call: str, changed, names=(), earlier=None):
         name = names[key] if isinstance(key, int) and key < len(names) else key
         raise Fail(f"{call} returned {name} itself (or a view of it), not a new array: writing into the "
                    f"result changes the caller's {name}. {NEW_ARRAY}")
-    if earlier is not None and changed.earlier is not NOT_REPORTED:
+    if earlier is not None and changed.earlier is not NOT_REPORTED and changed.earlier is not None:
         before_call, before = earlier
         if not _same_value(before, changed.earlier):
             raise Fail(f"{before_call} returned {show(before)}, but after the next call, {call}, that result "

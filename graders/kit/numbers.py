@@ -38,8 +38,11 @@ def is_float(value) -> bool:
 
 
 def real(value) -> float:
-    """``value`` as a float when the rule counts it as one, else NaN."""
-    return float(value) if is_float(value) else math.nan
+    """``value`` as a float when the rule counts it as one (and a float can hold it), else NaN."""
+    try:
+        return float(value) if is_float(value) else math.nan
+    except OverflowError:  # an int of 400 digits
+        return math.nan
 
 
 def _what(value) -> str:
@@ -62,7 +65,10 @@ def as_float(name: str, value, *, finite: bool = True) -> float:
     if not is_float(value):
         one = isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "biuf"
         raise Fail(f"{name} returned {_what(value)}, not a float" + (f": {WRAP}" if one else ""))
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise Fail(f"{name} returned an integer of {int(value).bit_length()} bits, too large for a float") from None
     if finite and not math.isfinite(number):
         raise Fail(f"{name} returned {number!r}; it should be a finite number")
     return number

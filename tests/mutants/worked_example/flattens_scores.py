@@ -1,6 +1,7 @@
 """Mistake: scale_scores flattens the scores (np.ravel, to loop over them), so a matrix of scores
 comes back as one long row; one query's scores, the lesson's case, are right."""
 # diagnosis: should have shape (2, 3)
+# diagnosis: must keep its shape too
 import math
 
 import numpy as np
