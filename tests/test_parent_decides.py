@@ -229,3 +229,35 @@ def test_another_exception_or_a_result_still_fails():
         _expect(Returns())
     with pytest.raises(Raised):  # a stub's NotImplementedError is the stub's message, not this check's
         _expect(Raising("NotImplementedError", "line 2: raise NotImplementedError", mro=("RuntimeError",)))
+
+
+def test_what_a_batch_answers_does_not_depend_on_what_ran_before_it():
+    """A check's batch starts without an earlier result, so its answers (and the pass remembered by
+    them, plans.pass_name) are the same whether another call_full ran before it or not."""
+    req = copy.deepcopy(request("f", (np.array([1.0, 2.0]),), {}, after=True))
+    parts = []
+    modules = {"f.py": Module(f=lambda x: x * 2)}
+    worker.call(modules["f.py"], "<student>", copy.deepcopy(req))  # something ran before
+    worker.handle("/nowhere", modules, {"op": "batch", "file": "f.py", "calls": [req]}, parts.append)
+    alone = []
+    worker._EARLIER.clear()
+    worker.handle("/nowhere", modules, {"op": "batch", "file": "f.py", "calls": [req]}, alone.append)
+    assert parts == alone and parts[0]["answer"]["earlier"] is None
+
+
+def test_learning_about_memory_never_fails_the_call():
+    """A result the worker cannot poke or read again costs the call nothing: the call answered."""
+    class Odd(np.ndarray):
+        def __setitem__(self, key, value):
+            raise MemoryError("no room")
+
+    answer = _answer(lambda x: np.zeros(2).view(Odd), np.zeros(2))
+    assert answer["ok"] and answer["poked"] is None
+
+
+def test_an_int_too_large_for_a_float_is_a_named_failure():
+    from graders.kit.numbers import as_float, real
+
+    with pytest.raises(Fail, match="too large for a float"):
+        as_float("f()", 10 ** 400)
+    assert real(10 ** 400) != real(10 ** 400)  # NaN
