@@ -100,8 +100,8 @@ CASES = {
     "forge_import_answer": Case("hand_scores", ("variance_proof",), ("malformed answer to the import",)),
     "ndarray_liar": Case("softmax", ("attention",), ("a subclass of ndarray",), UNCHANGED),
     "ndarray_disguised": Case("softmax", ("variance_proof",), ("should sum to 1",),  # an array of 7s
-                              UNCHANGED + ("returns a float64 array of the input's shape",
-                                           "adding a constant along the axis changes nothing")),
+                              UNCHANGED + ("returns a float64 array of the input's shape, axis given by position or by "
+                                           "name", "adding a constant along the axis changes nothing")),
     "sympy_liar": Case("variance_proof", ("softmax",), ("could not be read", "is not supported in an answer")),
     "eval_strings": Case("hand_scores", ("variance_proof",), ("could not be read",)),
     "nan_inf": Case("softmax", ("variance_proof",), ("contains NaN", "contains inf"), UNCHANGED),
