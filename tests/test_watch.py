@@ -84,13 +84,15 @@ def test_watch_checks_again_on_save_clears_the_screen_and_stops_on_ctrl_c(learne
 
     shutil.copy(ROOT / "tests" / "mutants" / "softmax" / "no_max_shift.py", learner / "softmax.py")
     second = term.wait_for(b"saved softmax.py, checked", first)
-    shown = term.seen[first:term.wait_for(b"save softmax.py to check again", second)]
+    end = term.wait_for(b"save softmax.py to check again", second)  # before term.seen is read: it grows
+    shown = term.seen[first:end]
     assert CLEAR in term.seen[first:second], "the screen is cleared before each run"
     assert b"stays finite" in shown and b"not written yet" not in shown
 
     shutil.copy(ROOT / "solutions" / "softmax.py", learner / "softmax.py")
     third = term.wait_for(b"softmax at full marks", second)
-    assert term.seen[third:term.wait_for(b"\n", third)].startswith(b". next: hand_scores")
+    line_end = term.wait_for(b"\n", third)
+    assert term.seen[third:line_end].startswith(b". next: hand_scores")
 
     term.type(b"\x03")  # Ctrl-C, through the terminal
     term.wait_for(b"stopped watching", third)
