@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kit import (Domain, Mistake, Outcome, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, module,
-                  time_limit, to_expr, current_variant, pick_variant, VariantDigests, VARIANT_COUNT)
+from .kit import (Domain, Mistake, Outcome, SympyText, TimeUp, advice, check, compare, expect_tuple, fail, float_born,
+                  module, time_limit, to_expr, current_variant, pick_variant, VariantDigests, VARIANT_COUNT)
 
 # What the stub promises (kit/domain.py): its functions take no arguments; no check narrows it.
 DOMAIN = Domain()
@@ -219,18 +219,6 @@ def _rounded(expr):
 def variants_with(func, index, expr) -> list:
     """The variants (0, the seed, included) whose value ``index`` of ``func`` is ``expr``'s, by their digests."""
     return [v for v in range(VARIANT_COUNT + 1) if digest(func, index, expr, v) == expected_digest(func, index, v)]
-
-
-# A float turned into a fraction (sympy.Rational(0.7071...), Fraction(x), nsimplify(x, rational=True)) keeps the
-# float's digits in a denominator of 2^k or 10^k; no exact answer of this exercise has one so large (its values are
-# 0 or irrational, and its exact forms are built from small whole numbers).
-FLOAT_DENOMINATOR = 2 ** 20
-
-
-def float_born(expr) -> list:
-    """The fractions in ``expr`` whose denominator is at least FLOAT_DENOMINATOR, as text: a float made a fraction."""
-    return [sp.sstr(r) for r in sorted(sp.sympify(expr).atoms(sp.Rational), key=sp.default_sort_key)
-            if not r.is_Integer and r.q >= FLOAT_DENOMINATOR]
 
 
 def inexact(expr) -> bool:

@@ -5,7 +5,7 @@ import numpy as np
 
 from .kit import (Catalogue, Domain, Mistake, advice, advise, as_array, attend, call_text, causal_cases, check,
                   cross_cases, expect, expect_raises, expect_tuple, fail, for_all, heads, mha_cases, overflow,
-                  overflow_raised, permutations, scores_within, show, st)
+                  overflow_raised, permutations, same_answer, scores_within, show, st)
 
 MHA, CROSS = "multi_head_attention", "cross_attention"
 TOL = dict(rtol=1e-7, atol=1e-9)
@@ -163,17 +163,8 @@ def _mask_by_position(sub, func, args, mask):
     """What the signatures promise: mask=None, the last parameter, by position or by name."""
     by_name, by_position = call_text(func, *args, mask=mask), call_text(func, *args, mask)
     named, placed = sub.call(func, *args, mask=mask), sub.call(func, *args, mask)
-    expect(_same_answer(named, placed), f"{by_position} gave {show(placed)}, but {by_name} gave {show(named)}: "
+    expect(same_answer(named, placed), f"{by_position} gave {show(placed)}, but {by_name} gave {show(named)}: "
                                         f"a mask given by position is the same mask as given by name")
-
-
-def _same_answer(a, b) -> bool:
-    """Two answers of the student's, arrays or tuples (or lists) of arrays, equal (NaN included)."""
-    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
-        return (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b)
-                and all(map(_same_answer, a, b)))
-    return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
-            and bool(np.array_equal(a, b, equal_nan=True)))
 
 
 @check("raises ValueError when n_heads does not divide d_model", 1, uses=(MHA,))

@@ -9,7 +9,8 @@ exactly with the reference and name the common mistake a wrong answer matches.
 import cmath
 from functools import lru_cache
 
-from .kit import Domain, Fail, Mistake, Outcome, StudentError, TimeUp, check, fail, module, time_limit, to_expr
+from .kit import (Domain, Fail, Mistake, Outcome, StudentError, TimeUp, check, fail, float_born, module, time_limit,
+                  to_expr)
 
 # What the stub promises (kit/domain.py): its functions take no arguments; no check narrows it.
 DOMAIN = Domain()
@@ -31,17 +32,6 @@ def symbols():
 PROBES = (1, 2, 3, 7, 64)
 FUNCS = ("product_mean", "product_variance", "dot_variance", "scaled_dot_variance")
 VARIANCES = FUNCS[1:]
-
-
-# A float turned into a fraction (sympy.Rational(0.9987...), Fraction(x), nsimplify(x, rational=True)) keeps the
-# float's digits in a denominator of 2^k or 10^k; the exact answers here are built from small whole numbers and d_k.
-FLOAT_DENOMINATOR = 2 ** 20
-
-
-def float_born(expr) -> list:
-    """The fractions in ``expr`` whose denominator is at least FLOAT_DENOMINATOR, as text: a float made a fraction."""
-    return [sp.sstr(r) for r in sorted(expr.atoms(sp.Rational), key=sp.default_sort_key)
-            if not r.is_Integer and r.q >= FLOAT_DENOMINATOR]
 
 
 # ------------------------------------------------------------------ helpers
@@ -98,9 +88,10 @@ LEFT_OUT = Mistake("your scaled variance is just dot_variance(): the division by
 # ------------------------------------------------------------------ public checks
 @check("every answer is an exact real value, and variances are never negative", 0.5, uses=FUNCS)
 def answers_are_values(sub, ref):
-    floats, fractions = [], []
+    floats, fractions, born = [], [], []
     for func in FUNCS:
         expr = _expr(sub, func)
+        born += float_born(expr)
         if expr.atoms(sp.Float):
             floats.append(f"{func}() = {sp.sstr(expr)}")
         elif float_born(expr):
@@ -116,7 +107,7 @@ def answers_are_values(sub, ref):
              f"exact form is expected (integers, sympy.Rational, the symbol d_k; not a simulation or a "
              f"decimal)", 0.5, Outcome.PARTIAL)
     if fractions:
-        digits = max(len(f.split("/")[1]) for func in FUNCS for f in float_born(_expr(sub, func)))
+        digits = max(len(f.split("/")[1]) for f in born)
         fail(f"{'; '.join(fractions)}: a fraction with a denominator of {digits} digits is what a float turned into "
              f"a fraction (sympy.Rational(0.9987...), nsimplify) gives, not an exact value; an exact form is expected "
              f"(integers, sympy.Rational(1, 2), the symbol d_k), worked out, not converted from a simulation or a "

@@ -227,12 +227,12 @@ def head_dim_raises(sub, ref):
 @check("leaves raw unchanged and returns a new array", 0.5, uses=("scale_scores", "softmax_percent"))
 def input_unchanged(sub, ref):
     raw, other = np.array([1.5, -2.0, 0.5]), np.array([0.5, 1.0, -3.0])
-    earlier = None  # the call before, and its answer: raw and other have one shape, so a kept buffer shows
+    last = None  # the call before (function, text, answer): raw and other have one shape, so a kept buffer shows
     for func, args, kwargs in (("scale_scores", (raw, 16), {}), ("scale_scores", (raw, 1), {}),
                                ("scale_scores", (other, 4), {}), ("softmax_percent", (raw, 16), {}),
                                ("softmax_percent", (other, 16), {}), ("softmax_percent", (raw, 16), {"scaled": False})):
         call = call_text(func, *args, **kwargs)
         out, changed = sub.call_full(func, *args, **kwargs)
         expect(not changed, f"{call} modified raw in place; {IN_PLACE}")
-        expect_new_array(call, changed, ("raw", "d_k"), earlier if earlier and earlier[0].startswith(func) else None)
-        earlier = (call, out)
+        expect_new_array(call, changed, ("raw", "d_k"), last[1:] if last and last[0] == func else None)
+        last = (func, call, out)

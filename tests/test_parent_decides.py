@@ -261,3 +261,8 @@ def test_an_int_too_large_for_a_float_is_a_named_failure():
     with pytest.raises(Fail, match="too large for a float"):
         as_float("f()", 10 ** 400)
     assert real(10 ** 400) != real(10 ** 400)  # NaN
+
+
+def test_the_worker_and_the_parent_bound_an_answers_array_alike():
+    """The worker pokes no array larger than an answer may carry; wire.py rejects those: one bound."""
+    assert worker.MAX_ELEMENTS == wire.MAX_ELEMENTS

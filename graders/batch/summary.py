@@ -51,22 +51,24 @@ def stops(tests) -> list:
     return out
 
 
+def _results(out: Path, name: str) -> dict:
+    """One student's results.json in OUT, or {} where it cannot be read."""
+    try:
+        data = json.loads(results_path(out, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _stopped_in(out: Path, name: str) -> list:
     """The stops of one student's results.json in OUT, as "exercise: reason" lines."""
-    try:
-        tests = json.loads(results_path(out, name).read_text(encoding="utf-8"))["tests"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    return [f"{slug}: {reason}" for slug, _, reason in stops(tests)]
+    data = _results(out, name)
+    return [f"{slug}: {reason}" for slug, _, reason in stops(data["tests"])] if "tests" in data else []
 
 
 def _waiting_in(out: Path, name: str, slugs) -> list:
     """(exercise, check, points pending) of one student's results.json in OUT that wait for a person."""
-    try:
-        data = json.loads(results_path(out, name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return [w for w in waiting_in(data) if w[0] in slugs]
+    return [w for w in waiting_in(_results(out, name)) if w[0] in slugs]
 
 
 def waiting_lines(out: Path, students, slugs) -> list:

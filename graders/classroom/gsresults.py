@@ -17,7 +17,7 @@ is where a person gives them).
 
 from __future__ import annotations
 
-from ..grading.results import UNDECIDED_PREFIX, points_text
+from ..grading.results import gradescope_test, points_text
 
 # When students see the hidden checks (--hidden-visibility), in the words of the top-level output.
 SHOWN = {"hidden": "count toward your total; only your instructor sees them",
@@ -31,13 +31,11 @@ def for_gradescope(results, hidden_visibility: str, seconds: float, box: dict | 
     tests = []
     for i, r in enumerate(results, 1):
         for k, c in enumerate(r.checks, 1):
-            tests.append({
-                "name": f"{r.exercise}: {c.name}", "number": f"{i}.{k}", "score": c.points,
-                "max_score": c.max_points, "status": "passed" if c.passed else "failed",
-                "output": c.message if not c.waits else f"{UNDECIDED_PREFIX}{c.message}",
-                "visibility": "visible" if c.visibility == "public" else hidden_visibility,
-                "tags": [r.exercise], "extra_data": {"exercise": r.exercise, "outcome": c.outcome,
-                                                     **({"needs_manual_grade": True} if c.waits else {})}})
+            test = gradescope_test(r.exercise, c)  # the batch's test, in Gradescope's own terms:
+            del test["exercise"]  # its number, tags and the visibility chosen, the exercise in extra_data
+            test.update(number=f"{i}.{k}", visibility="visible" if c.visibility == "public" else hidden_visibility,
+                        tags=[r.exercise], extra_data={"exercise": r.exercise, **test["extra_data"]})
+            tests.append(test)
     everything = hidden_visibility == "visible"
     lines = []
     for r in results:

@@ -6,9 +6,9 @@ holds it), so that a student with a variant is graded on their own numbers."""
 
 from functools import lru_cache
 
-from ..kit import Mistake, Outcome, check, compare, current_variant, fail, module, other_numbers, to_expr
-from ..hand_scores import (DOUBLED, FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SCORE_MISTAKES, SUB, UNSCALED_WEIGHTS,
-                           answer_pair, close_to, exact_softmax, float_born, from_float_text, numbers, pair_hint,
+from ..kit import Mistake, Outcome, check, compare, current_variant, fail, float_born, module, other_numbers, to_expr
+from ..hand_scores import (DOUBLED, FUNCS, LETTER, NOT_DIVIDED, NO_EXP, NO_VALUES, SCORE_MISTAKES, SUB,
+                           UNSCALED_WEIGHTS, answer_pair, close_to, exact_softmax, from_float_text, numbers, pair_hint,
                            score_mistakes, variants_with)
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)

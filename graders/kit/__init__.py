@@ -44,8 +44,8 @@ wire's value types and the installed versions), nothing else.
 from .catalogue import Catalogue, Mistake
 from .checks import (ChosenRng, Fail, Raised, Rng, StudentError, SympyText, advice, array_aside, as_array, aside,
                      as_bool_array, call_text, check, expect, expect_array_close, expect_new_array, expect_tuple, fail,
-                     reworded, show)
-from .exact import TimeUp, compare, time_limit, to_expr
+                     reworded, same_answer, show)
+from .exact import TimeUp, compare, float_born, time_limit, to_expr
 from .lazy import hnp, module, st
 from .outcomes import Outcome
 from .domain import SCORE_LIMIT, Domain, entries_within, scores_within
@@ -60,8 +60,8 @@ from .variants import VARIANT_COUNT, VariantDigests, current_variant, other_numb
 
 __all__ = [
     # a check, and how it passes or fails
-    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "expect_new_array", "as_array", "as_bool_array", "Fail",
-    "Outcome",
+    "check", "expect", "fail", "reworded", "expect_tuple", "expect_array_close", "expect_new_array", "same_answer",
+    "as_array", "as_bool_array", "Fail", "Outcome",
     # naming a mistake on evidence
     "Mistake", "Catalogue", "advice", "aside", "array_aside", "attend", "heads", "weights",
     # the one wording of the overflow of np.exp: a hint's, and advice's
@@ -78,7 +78,7 @@ __all__ = [
     "for_all", "st", "hnp", "floats", "arrays_any_rank", "array_and_axis", "qkv", "masked_case", "future_change",
     "permuted_case", "permutations", "mha_cases", "causal_cases", "cross_cases",
     # exact answers
-    "compare", "to_expr", "time_limit", "TimeUp", "module",
+    "compare", "to_expr", "time_limit", "TimeUp", "module", "float_born",
     # each student their own numbers (variants.py)
     "current_variant", "pick_variant", "VariantDigests", "VARIANT_COUNT", "other_numbers",
 ]

@@ -28,8 +28,9 @@ from .outcomes import Outcome
 from .text import call_text, show  # noqa: F401 - part of the graders' vocabulary
 
 __all__ = ["check", "Fail", "expect", "fail", "reworded", "expect_tuple", "as_array", "as_bool_array",
-           "expect_array_close", "expect_new_array", "advice", "aside", "array_aside", "submission_of", "ADVICE", "Raised", "StudentError",
-           "NumpyScalar", "Rejected", "Rng", "ChosenRng", "SympyText", "call_text", "show"]
+           "expect_array_close", "expect_new_array", "same_answer", "advice", "aside", "array_aside", "submission_of",
+           "ADVICE", "Raised", "StudentError", "NumpyScalar", "Rejected", "Rng", "ChosenRng", "SympyText", "call_text",
+           "show"]
 
 
 @dataclass(frozen=True)
@@ -148,16 +149,18 @@ def expect_new_array(call: str, changed, names=(), earlier=None):
                    f"result changes the caller's {name}. {NEW_ARRAY}")
     if earlier is not None and changed.earlier is not NOT_REPORTED and changed.earlier is not None:
         before_call, before = earlier
-        if not _same_value(before, changed.earlier):
+        if not same_answer(before, changed.earlier):
             raise Fail(f"{before_call} returned {show(before)}, but after the next call, {call}, that result "
                        f"held {show(changed.earlier)}: the second call wrote into the array the first returned. "
                        f"{NEW_ARRAY}")
 
 
-def _same_value(a, b) -> bool:
+def same_answer(a, b) -> bool:
+    """Two answers of the student's code the same: tuples (or lists) item by item, arrays of one shape and
+    dtype with equal entries (NaN equal to NaN), anything else by its text."""
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
         return isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b) and all(
-            _same_value(x, y) for x, y in zip(a, b))
+            same_answer(x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
                 and a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=True)))

@@ -30,7 +30,8 @@ from .outcomes import Outcome
 from .parse import MAX_BITS, ParseError, parse
 from .text import Memo, digest
 
-__all__ = ["compare", "to_expr", "Verdict", "time_limit", "TimeUp", "ParseError", "parse"]
+__all__ = ["compare", "to_expr", "Verdict", "time_limit", "TimeUp", "ParseError", "parse", "float_born",
+           "FLOAT_DENOMINATOR"]
 
 sp = module("sympy")  # imported at first use (kit/lazy.py)
 
@@ -38,6 +39,16 @@ PROBES = (1, 2, 3, 7, 64)  # where graders evaluate an answer with symbols (d_k)
 READ_SECONDS = 8.0  # CPU seconds to read an answer and evaluate it at the probes
 MEMORY_MB = 1024  # for reading or comparing one answer
 TOO_LARGE = "the expression is too deep or too large"  # a reason that depends on the memory at hand
+# A float turned into a fraction (sympy.Rational(0.7071...), Fraction(x), nsimplify(x, rational=True)) keeps the
+# float's digits in a denominator of 2^k or 10^k; the exact answers of the exercises are 0, irrational, or built
+# from small whole numbers and d_k, so none has one so large.
+FLOAT_DENOMINATOR = 2 ** 20
+
+
+def float_born(expr) -> list:
+    """The fractions in ``expr`` whose denominator is at least FLOAT_DENOMINATOR, as text: a float made a fraction."""
+    return [sp.sstr(r) for r in sorted(sp.sympify(expr).atoms(sp.Rational), key=sp.default_sort_key)
+            if not r.is_Integer and r.q >= FLOAT_DENOMINATOR]
 
 
 @dataclass(frozen=True)

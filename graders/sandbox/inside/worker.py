@@ -50,6 +50,7 @@ import zlib
 
 MAX_STR = 20_000
 MAX_ITEMS = 10_000
+MAX_ELEMENTS = 2_000_000  # of an array an answer carries (wire.py's bound; this side imports nothing of it)
 PRINTED = 2_000  # characters kept of what one call printed
 
 
@@ -125,7 +126,7 @@ def _encode_numpy(np, x):
     else:
         arr = np.ndarray.view(x, np.ndarray) if type(x) is not np.ndarray else x
     meta = {"dtype": arr.dtype.str, "kind": arr.dtype.kind, "shape": list(arr.shape), "class": cls}
-    if arr.dtype.kind not in "biuf" or arr.size > 2_000_000:
+    if arr.dtype.kind not in "biuf" or arr.size > MAX_ELEMENTS:
         return {"__nd__": meta}  # no data: the parent rejects it with a message
     data = np.ascontiguousarray(arr).tobytes()
     meta["b64"] = base64.b64encode(data).decode("ascii")
@@ -271,8 +272,8 @@ def _poked(value, args, kwargs):
     if np is None:
         return None
     items = value if type(value) in (tuple, list) else (value,)
-    held = [a for a in items if isinstance(a, np.ndarray) and 0 < a.size <= 2_000_000 and a.flags.writeable
-            and a.dtype.kind in "biuf"]  # as large as an answer may be (encode's bound), no larger
+    held = [a for a in items if isinstance(a, np.ndarray) and 0 < a.size <= MAX_ELEMENTS and a.flags.writeable
+            and a.dtype.kind in "biuf"]  # as large as an answer may carry, no larger
     saved = [a.copy() for a in held]
     try:
         for a, old in zip(held, saved):
