@@ -21,8 +21,9 @@ os.environ["ATTN_GRADE_RUNTIME"] = tempfile.mkdtemp(prefix="attn-rt-")
 SYSTEM = {"test_lessons", "test_nbgrader", "test_nbcourse", "test_notebook_answer", "test_feedback_wraps",
           "test_classreport", "test_settings"}  # more than Python: Jupyter kernels, nbgrader, Chromium, other users
 SLOW = {"test_hostile", "test_hostile_batch", "test_busy_machine", "test_report_counts", "test_gradescope",
-        "test_batch", "test_plancache", "test_resident", "test_cluster",
-        "test_cluster_more", "test_comments", "test_copying", "test_variants_course"}  # whole classes graded, zygotes kept and ended
+        "test_batch", "test_plancache", "test_resident", "test_cluster", "test_cluster_more",
+        "test_cluster_security", "test_comments", "test_copying", "test_private",
+        "test_variants_course"}  # whole classes graded, zygotes kept and ended
 
 
 def pytest_collection_modifyitems(items):

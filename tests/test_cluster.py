@@ -21,7 +21,7 @@ from graders.sandbox.inside.files import MAX_FILE_BYTES, MAX_FILES, read_folder
 
 from support.dask_cluster import cli as _cli, graded as _graded, needs_dask, scheduler  # noqa: F401 - a fixture
 from support.dask_cluster import start_scheduler as _scheduler, start_worker as _worker, stop as _stop
-from support.dask_cluster import wait_for_workers as _wait_for_workers
+from support.dask_cluster import tls_options as _tls_options, wait_for_workers as _wait_for_workers
 from support.make_class import make_class  # tests/support, shared with bench/
 
 STUDENTS = 3
@@ -173,8 +173,8 @@ def test_a_worker_with_another_numpy_is_refused_by_name(klass, tmp_path):
 @needs_dask
 def test_a_scheduler_that_cannot_be_reached_is_named(klass, tmp_path):
     subs, _ = klass
-    grading = _cli(subs, tmp_path / "out", "tcp://127.0.0.1:9")
+    grading = _cli(subs, tmp_path / "out", "tls://127.0.0.1:9", *_tls_options(tmp_path))
     stdout, stderr = grading.communicate(timeout=300)
     said = stderr.decode(errors="replace")
     assert grading.returncode == 3, said[-3000:]
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in said and "Traceback" not in said
+    assert "cannot reach the Dask scheduler at tls://127.0.0.1:9" in said and "Traceback" not in said

@@ -53,6 +53,11 @@ def test_namespaces_mounts_memfd_and_keyrings_are_refused_and_ordinary_work_is_n
             except OSError as exc:
                 out["memfd"] = exc.errno == errno.EPERM
             out["keyctl"] = refused(libc.syscall(250, 0, 0, 0, 0, 0))  # keyctl on x86_64
+            # System V IPC outlives the sandbox: a 256 MB segment, a semaphore set, a message queue
+            out["shmget"] = refused(libc.shmget(0, ctypes.c_size_t(256 << 20), 0o1600))
+            out["semget"] = refused(libc.semget(0, 1, 0o1600))
+            out["msgget"] = refused(libc.msgget(0, 0o1600))
+            out["shmat"] = refused(libc.shmat(0, None, 0))
             t = threading.Thread(target=lambda: None)
             t.start()
             t.join()
@@ -69,6 +74,40 @@ def test_namespaces_mounts_memfd_and_keyrings_are_refused_and_ordinary_work_is_n
         needs(sub.start(), "seccomp")
         out = sub.call("probe")
     assert all(ok for _, ok in out), out
+
+
+def _system_v_objects():
+    """The machine's System V IPC objects (what ``ipcs`` lists), as (kind, key, id) triples."""
+    found = set()
+    for kind in ("shm", "sem", "msg"):
+        with open(f"/proc/sysvipc/{kind}") as f:
+            found |= {(kind, *line.split()[:2]) for line in f.readlines()[1:]}
+    return found
+
+
+def test_no_system_v_ipc_outlives_a_sandbox(tmp_path):
+    """Issue 35: 8 x 256 MB of shared memory stayed on the machine after grading without namespaces."""
+    path = student(tmp_path / "s", """
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+
+        def leave():
+            made = 0
+            for _ in range(8):
+                shm = libc.shmget(0, ctypes.c_size_t(256 << 20), 0o1666)  # IPC_PRIVATE, IPC_CREAT
+                made += shm >= 0
+                if shm >= 0:
+                    libc.shmat(shm, None, 0)
+            made += libc.semget(0, 4, 0o1666) >= 0
+            made += libc.msgget(0, 0o1666) >= 0
+            return made
+    """)
+    before = _system_v_objects()
+    with Submission(path) as sub:
+        needs(sub.start(), "seccomp")
+        made = sub.call("leave")
+    assert made == 0
+    assert _system_v_objects() <= before
 
 
 def test_the_whole_sandbox_is_held_to_its_memory_limit(tmp_path):
@@ -164,6 +203,39 @@ def test_no_host_path_shows_inside_the_sandbox(tmp_path):
         seen = "\n".join(sub.call("seen"))
     assert str(ROOT) not in seen and str(tmp_path) not in seen
     assert "attn-grade-sandbox" in seen and "/attn-grade/worker.py" in seen  # what shows instead
+
+
+def test_the_hosts_sockets_are_not_listed_inside_the_sandbox(tmp_path):
+    """Issue 35, finding 8: without a network namespace, /proc/net/tcp named every port on the machine
+    and its owner (a grading run's Dask scheduler, say). Landlock now leaves /proc/PID/net out."""
+    import socket
+
+    path = student(tmp_path / "s", """
+        def _read(path):
+            try:
+                return open(path).read()
+            except OSError as exc:
+                return type(exc).__name__
+
+        def tables():
+            return [_read(p) for p in ("/proc/net/tcp", "/proc/self/net/tcp", "/proc/net/tcp6", "/proc/net/unix",
+                                       "/proc/thread-self/net/tcp")]
+
+        def own():
+            return _read("/proc/self/status")[:5], _read("/proc/self/maps")[:1] != "P"
+    """)
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    port = f"{listening.getsockname()[1]:04X}"
+    try:
+        with Submission(path) as sub:
+            sub.start()
+            tables, own = sub.call("tables"), sub.call("own")
+    finally:
+        listening.close()
+    assert not any(f":{port} " in t for t in tables), tables  # a namespace's own table, or none
+    assert own == ("Name:", True)  # what the process may read of itself
 
 
 def test_the_exercise_files_are_taken_first_from_a_crowded_folder(tmp_path):
@@ -344,7 +416,7 @@ def test_install_hooks_are_hidden_even_in_a_library_folder_below_the_new_root(tm
             if jail._libc.unshare(ctypes.c_int(jail.CLONE_NEWNS)) != 0:
                 os.write(w, b"skip")
             else:
-                jail.build_root([str(lib)], {})
+                jail.build_root([str(lib)], {}, "size=1m")
                 os.write(w, repr([(lib / n).read_text() for n in ("__editable__.project.pth", "ordinary.py")]).encode())
         except BaseException as exc:  # noqa: BLE001 - reported to the test, which fails with it
             os.write(w, f"error: {exc!r}".encode())

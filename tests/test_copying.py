@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from graders.classroom import copying
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,3 +182,21 @@ def test_the_code_comparison_is_the_same_whatever_the_hash_seed_of_the_grader(tm
         seen.add(done.stdout)
     (flags, evidence), = [json.loads(s) for s in seen]  # one outcome
     assert sorted(f[0] for f in flags) == ["ben", "dan"] and evidence[0]["students"] == ["ben", "dan"]
+
+
+def test_the_report_says_a_flag_is_symmetric_and_names_the_pairs_that_share_a_variant():
+    """Issue 35, finding 9: two students on one variant may hand in one answer in two exact forms unflagged;
+    the report says so, names those pairs, and says a flag cannot tell the copier from the source."""
+    from graders import registry
+    from graders.classroom.analysis import Class, Student
+
+    def student(name, variant):
+        return Student(name, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": variant} if variant else {})
+
+    klass = Class([student("ann", 3), student("bob", 7), student("cy", 3), student("dee", 3)],
+                  [registry.get("hand_scores")], [])
+    page = copying.section([], klass)
+    assert "says nothing of who copied from whom" in page
+    assert "hand_scores: 3 pair(s) (ann and cy, ann and dee, cy and dee)" in page
+    plain = copying.section([], Class([student("ann", 0), student("bob", 0)], [registry.get("hand_scores")], []))
+    assert "Same variant" not in plain and "says nothing of who copied from whom" in plain

@@ -67,3 +67,20 @@ def test_several_folders_make_one_canvas_file(by_assignment, capsys):
 def test_an_assignment_given_twice_is_refused(graded, by_assignment, capsys):
     assert main(["export", str(graded), str(by_assignment / "part1_scores"), "--format", "csv", "--to", "-"]) == 2
     assert "part1_scores is graded in both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cell", ["=1+2", "+1", "-1", "@SUM(A1)", "|cmd", "\tx", "\rx", " =1+2", "  +1",
+                                  "\u00a0=1", "\u3000=1", "\uff1d1+2", "\uff0b1", "\uff0d1", "\uff20SUM(A1)",
+                                  "\uff5ccmd", "\u200b=1", "\ufe66HYPERLINK(1)"])
+def test_a_cell_a_spreadsheet_could_run_as_a_formula_gets_a_quote(cell):
+    """Issue 35, finding 7: a leading blank, the pipe and full-width forms passed the guard."""
+    from graders.batch.outfiles import csv_cell
+
+    assert csv_cell(cell) == "'" + cell
+
+
+@pytest.mark.parametrize("cell", ["ann", "O'Neil, Ann", "3-2", "a=b", "", "x|y", "\u00e9l\u00e8ve"])
+def test_a_plain_cell_is_left_as_it_is(cell):
+    from graders.batch.outfiles import csv_cell
+
+    assert csv_cell(cell) == cell

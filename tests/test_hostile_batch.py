@@ -48,7 +48,8 @@ def softmax(z, axis=-1):
     e = np.exp(z - z.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 '''
-WEIRD_NAMES = ("gradebook.csv", "students", "=1+2", "+cmd", "-2+3", "@SUM(A1)", "back\\slash")
+WEIRD_NAMES = ("gradebook.csv", "students", "=1+2", "+cmd", "-2+3", "@SUM(A1)", "back\\slash",
+               " =1+2", "|cmd", "\uff1d1+2", "\u3000\uff0bcmd", "\u200b@SUM(A1)")  # issue 35: blanks, pipe, full width
 NOT_UTF8 = b"caf\xe9"
 
 
@@ -164,9 +165,9 @@ def test_a_folder_name_that_is_not_utf8_is_written_escaped(graded):
 def test_gradebook_cells_cannot_be_run_as_formulas(graded):
     rows = list(csv.reader((graded["out"] / "gradebook.csv").read_text(encoding="utf-8").splitlines()))
     names = [r[0] for r in rows[1:]]
-    for name in ("=1+2", "+cmd", "-2+3", "@SUM(A1)"):
+    for name in ("=1+2", "+cmd", "-2+3", "@SUM(A1)", " =1+2", "|cmd", "\uff1d1+2", "\u3000\uff0bcmd", "\u200b@SUM(A1)"):
         assert "'" + name in names, names
-    assert not [n for n in names if n[:1] in "=+-@"]
+    assert not [n for n in names if n[:1] in "=+-@| \uff1d\u3000\u200b"]
     assert "back\\\\slash" in names and "gradebook.csv" in names and "students" in names
 
 

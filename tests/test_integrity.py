@@ -178,3 +178,27 @@ def test_a_search_for_the_solutions_is_flagged_and_honest_code_is_not(tmp_path):
         from graders.classroom.codescan import looks_around
 
         assert looks_around((ROOT / "solutions" / f"{slug}.py").read_text()) == []
+
+
+def test_code_that_walks_frames_or_the_garbage_collector_is_flagged_and_right_code_is_not():
+    """Issue 35, finding 3: the forgeries of "leaves its input unchanged" reach the worker's own functions
+    through frames or gc; no answer needs either, and no right answer of the corpus is flagged."""
+    from pathlib import Path
+
+    from graders.classroom.codescan import patches
+
+    forgeries = {
+        "import sys\ng = sys._getframe(1).f_globals\ng['arguments_after'] = lambda a, k: None\n":
+            "reaches into the running program (sys._getframe)",
+        "import gc\nfor o in gc.get_referrers(len):\n    pass\n": "reaches into the running program (gc.get_referrers)",
+        "import inspect\nf = inspect.currentframe()\n": "reaches into the running program (inspect.currentframe)",
+        "def f(e):\n    return e.__traceback__.tb_frame.f_back\n": "reaches into the running program (.tb_frame)",
+        "def softmax(z, axis=-1):\n    return softmax.__globals__\n": "reaches into the running program (.__globals__)",
+    }
+    for source, said in forgeries.items():
+        assert said in patches(source), source
+    root = Path(__file__).resolve().parents[1]
+    right = [*root.glob("solutions/*.py"), *root.glob("tests/alternatives/*/*.py"), *root.glob("tests/corpus/*/*.py")]
+    assert len(right) > 70
+    flagged = {str(p.relative_to(root)): patches(p.read_text(encoding="utf-8")) for p in right}
+    assert not {p: d for p, d in flagged.items() if any("running program" in x for x in d)}

@@ -6,6 +6,8 @@
                  sent as bytes, every worker checked before anybody is graded
     remote.py    a Dask worker's side: what it is (versions, sandbox), the files laid out again,
                  grading in a job process of its own
+    tls.py       who may connect to the cluster: TLS with mutual certificates (a throwaway one for
+                 local:N), plain tcp:// only with --insecure-cluster, and then said
     preflight.py before a class is graded: can a sandbox start here, and does it isolate students
     summary.py   what a batch says when it has graded a class
     outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv, atomically

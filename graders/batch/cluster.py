@@ -1,7 +1,9 @@
 """Grade a class on Dask distributed (``attn-grade grade --cluster ADDRESS``) instead of the pool.
 
 ``ADDRESS`` is ``local:N`` (a LocalCluster of N single-threaded worker processes
-here) or a running scheduler's ``tcp://host:port``. No shared file system is
+here) or a running scheduler's ``tls://host:port``; who may connect, and how
+(TLS with mutual certificates; plain ``tcp://`` only if the instructor says
+``--insecure-cluster``), is tls.py's. No shared file system is
 assumed: the coordinator (this process) sends each student's files as bytes,
 as the sandbox would take them (``image``: sandbox/files.py's ``read_folder``
 and its limits; a file it would leave out travels as what it is, never as its
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..sandbox.inside.files import MAX_FILE_BYTES, python_files, read_folder
+from . import tls
 from .preflight import NoSandbox
 from .remote import grade_remote, refusal, versions, worker_facts
 
@@ -82,7 +85,7 @@ def grade_all(tasks, opts, isolation: dict, done, batch: Batch) -> None:
     """Grade ``tasks`` on the cluster ``opts.cluster``, calling ``done(name, text, facts)`` for each."""
     if not tasks:
         return
-    client, cluster = connect(opts.cluster)
+    client, cluster = connect(opts)
     futures = set()  # those not yet handed to ``done``
     try:
         expect = {"versions": versions(), "isolation": isolation,
@@ -103,33 +106,45 @@ def grade_all(tasks, opts, isolation: dict, done, batch: Batch) -> None:
             cluster.close()
 
 
-def connect(address: str):
-    """(client, the local cluster or None) for ``local:N`` or a scheduler's address."""
+def connect(opts):
+    """(client, the local cluster or None) for ``opts.cluster``: local:N, or a scheduler's address,
+    reached as tls.py says (TLS with the cluster's certificate; plain tcp:// only if insecure)."""
     try:
         import dask
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise ClusterError(f"--cluster needs Dask distributed, which this Python does not have ({exc.name} is "
                            f"missing): pip install 'attn-exercises[cluster]'") from None
+    address = opts.cluster
+    why = tls.refusal(address, opts.tls, opts.insecure_cluster)
+    if why:
+        raise ClusterError(why)
+    try:
+        security = tls.security(address, opts.tls)
+    except tls.Refused as exc:
+        raise ClusterError(str(exc)) from None
     if address.startswith("local:"):
         import logging
 
         with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
                               "distributed.scheduler.worker-saturation": 1.0}):
             cluster = LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", protocol="tls://", security=security,
                                    dashboard_address=None, silence_logs=logging.CRITICAL)
-        return Client(cluster), cluster
+        return Client(cluster, security=security), cluster
     try:
-        client = Client(address, timeout=CONNECT_SECONDS)
+        client = Client(address, timeout=CONNECT_SECONDS, security=security)
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc}); is 'dask scheduler' running "
-                           f"there, and its port open to this machine?") from None
+                           f"there, its port open to this machine, and (for tls://) are its certificate and "
+                           f"yours the same cluster's?") from None
     try:
         client.wait_for_workers(1, timeout=WORKERS_SECONDS)
     except TimeoutError:
         client.close()
         raise ClusterError(f"no worker joined the Dask scheduler at {address} within {WORKERS_SECONDS} s; start "
-                           f"some with 'dask worker {address} --nthreads 1'") from None
+                           f"some with 'dask worker {address} --nthreads 1' (README, 'Grading on several "
+                           f"machines')") from None
     return client, None
 
 

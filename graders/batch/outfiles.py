@@ -11,8 +11,9 @@ folder name as handed in, with what could not be written plainly escaped: bytes
 that are not UTF-8 as ``\\xff``, control characters likewise, a backslash as
 ``\\\\``; the escape is one to one, so two folders never share an id. In
 gradebook.csv a cell that a spreadsheet would run as a formula (one starting
-with = + - @, a tab or a carriage return) is prefixed with a quote, as OWASP's
-guidance on CSV injection says.
+with = + - @ or |, after any blanks, in plain or full-width form; or with a tab
+or a carriage return) is prefixed with a quote, as OWASP's guidance on CSV
+injection says (``formula_like``).
 
 A check SymPy could not settle waits for a person (grading/results.py): its
 points are not in the student's total yet. When any student of the gradebook
@@ -20,6 +21,13 @@ has such a check, gradebook.csv ends with a column ``needs a person`` that names
 per student, the exercises whose points are pending and how many
 ("hand_scores: 0.5 points"), empty for the others; without one, the columns
 are as always.
+
+What is written in OUT is its owner's alone, files 0600 and folders 0700, or,
+shared with a group of graders to read (``attn-grade grade --group``), 0640 and
+2750 (setgid: what is made inside keeps the group). ``grade`` settles OUT so when
+it starts (classroom/owner_only.py, ``settle``); every writer here then follows
+the folder it writes in (``shared``), whatever the umask: ``report``, ``export``
+and ``comment`` keep the sharing ``grade`` chose.
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ import fcntl
 import io
 import json
 import os
+import stat
 import tempfile
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,17 +49,41 @@ from ..grading.results import CONTROL, points_text, waiting_in
 WAITING_COLUMN = "needs a person"  # gradebook.csv's last column, when any check waits for a person
 STUDENTS = "students"
 SOURCES = ".sources"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)
+FORMULA_STARTS = ("=", "+", "-", "@", "|", "\t", "\r")  # after NFKC (full-width forms) and leading blanks
+FILE, FOLDER = 0o600, 0o700  # the owner's alone: the default
+GROUP_FILE, GROUP_FOLDER = 0o640, 0o2750  # shared with the folder's group, to read (grade --group)
+
+
+def shared(folder: Path) -> bool:
+    """Whether what is written in ``folder`` is for its group too: a setgid folder its group may read."""
+    mode = os.stat(folder).st_mode
+    return bool(mode & stat.S_ISGID and mode & stat.S_IRGRP)
+
+
+def make_folders(folder: Path) -> None:
+    """``mkdir -p folder``, each folder it makes 0700, or 2750 inside a shared one (``shared``)."""
+    folder = Path(folder)
+    if folder.is_dir():
+        return
+    make_folders(folder.parent)
+    mode = GROUP_FOLDER if shared(folder.parent) else FOLDER
+    try:
+        os.mkdir(folder, mode & 0o777)
+    except FileExistsError:
+        if not folder.is_dir():
+            raise
+        return  # made meanwhile by another writer: theirs to set
+    os.chmod(folder, mode)  # what the umask took, and the setgid bit mkdir leaves to the parent
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so a reader sees the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` so a reader sees the old file or the new one, never half; the file
+    is 0600, or 0640 in a shared folder (``shared``), its group then the folder's."""
+    path = Path(path)
+    make_folders(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # as open() would make it, not mkstemp's 0600
+        os.fchmod(fd, GROUP_FILE if shared(path.parent) else FILE)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
@@ -96,9 +130,21 @@ def stored(out: Path, student: str) -> dict:
     return extra if isinstance(extra, dict) else {"digest": None}
 
 
+def formula_like(text: str) -> bool:
+    """Whether a spreadsheet might read ``text`` as a formula (OWASP, "CSV Injection"): it starts, once
+    leading blanks and invisible format characters are trimmed and full-width forms made plain (NFKC: "＝" is "="), with = + - @ or the
+    DDE pipe |; or it starts with a tab or a carriage return."""
+    if text.startswith(("\t", "\r")):
+        return True
+    plain = unicodedata.normalize("NFKC", text)
+    start = next((i for i, c in enumerate(plain) if not (c.isspace() or unicodedata.category(c) == "Cf")), len(plain))
+    return plain[start:].startswith(FORMULA_STARTS)
+
+
 def csv_cell(text: str) -> str:
-    """A text cell a spreadsheet shows as text, never runs as a formula."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    """A text cell a spreadsheet shows as text, never runs as a formula: one that ``formula_like``
+    gets a leading quote."""
+    return "'" + text if formula_like(text) else text
 
 
 def gradebook_text(out: Path, students, slugs=None) -> str:
@@ -173,8 +219,8 @@ def writing(out: Path, command: str):
     OUT/.attn-grade.lock) ends with the process that holds it, however it ends, even by kill -9
     (processes it forks do not hold it); on a file system without locks the block runs unguarded."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    make_folders(out)
+    fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, GROUP_FILE if shared(out) else FILE)
     _HELD.add(fd)
     try:
         try:

@@ -45,6 +45,7 @@ from .digest import student_digest
 from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
 from .preflight import NoSandbox, preflight  # noqa: F401 - NoSandbox: part of what run() raises
 from .summary import summary
+from .tls import INSECURE, scheme
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class Options:
     allow_unisolated: bool = False  # grade even where the sandbox cannot isolate students (see preflight)
     plans: Path | None = None  # the plan cache's folder (a Settings' ``plans``); None: in memory only
     cluster: str = ""  # grade on Dask: "local:N" or a scheduler's address (cluster.py); "": the pool
+    tls: tuple = ()  # (ca file, certificate, key) for a tls:// scheduler (tls.py); (): Dask's configuration
+    insecure_cluster: bool = False  # allow a plain tcp:// scheduler; every results.json says so (tls.py)
     variants: bool = False  # each student their own numbers where an exercise varies (kit/variants.py)
 
 
@@ -168,8 +171,14 @@ def _results_text(task: Task, results) -> str:
     data = to_gradescope(results)
     data["extra_data"] = {"digest": task.digest, "exercises": list(task.exercises), "isolation": task.isolation,
                           "behaviour": {r.exercise: r.behaviour for r in results if r.behaviour},
+                          **({"insecure_cluster": INSECURE} if insecure(task.opts) else {}),
                           **({"variants": variants_of(results)} if task.opts.variants else {})}
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def insecure(opts: Options) -> bool:
+    """Whether the class is graded through a plain tcp:// scheduler (tls.py): results.json and the summary say so."""
+    return bool(opts.cluster) and scheme(opts.cluster) == "tcp"
 
 
 def died(times: int) -> str:
@@ -206,7 +215,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     box = preflight(opts, say) if found else {}
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
-                **({"variants": True} if opts.variants else {})}
+                **({"variants": True} if opts.variants else {}),
+                **({"insecure_cluster": True} if insecure(opts) else {})}  # graded again once it is secure
     tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
                   student_digest(f, settings, problems, notes, exercise_files(exercises), also),
                   box.get("isolation")) for n, f, problems, notes, also in found]

@@ -130,6 +130,11 @@ def summary(out: Path, students, facts, layout: str, exercises=None, variants: b
         if not all(isolated(b.get("protections")) for b in boxes):
             lines.append("Students were NOT isolated from each other or from the solutions "
                          "(--allow-unisolated); every results.json says so")
+    shaky = [n for n in students if _results(out, n).get("extra_data", {}).get("insecure_cluster")]
+    if shaky:
+        lines.append(f"INSECURE: {len(shaky)} student(s) graded through a plain tcp:// Dask scheduler "
+                     f"(--insecure-cluster), which anyone who reached it could have changed; their results.json "
+                     f"say so, and grading over tls:// grades them again")
     if facts:
         secs = sorted(f["seconds"] for f in facts.values())
         lines.append(f"Time per student: median {statistics.median(secs):.2f} s")

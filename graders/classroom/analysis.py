@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import registry
 from ..kit.catalogue import NAMED
-from ..batch.outfiles import FORMULA_STARTS, WAITING_COLUMN
+from ..batch.outfiles import WAITING_COLUMN, formula_like
 from ..batch.summary import NOT_GRADED, stopped, stops
 from ..grading.results import variants_in, waiting_in, waits
 
@@ -107,7 +107,7 @@ def load(out: Path, assignments=()) -> Class:
     shown = {e.slug for e in exercises}
     students = []
     for row in body:
-        guarded = row[0].startswith("'") and row[0][1:].startswith(FORMULA_STARTS)
+        guarded = row[0].startswith("'") and formula_like(row[0][1:])
         name = row[0][1:] if guarded else row[0]  # the gradebook's guard against formulas taken off
         data = json.loads((out / "students" / name / "results.json").read_text(encoding="utf-8"))
         scores = {e.slug: float(v) for e, v in zip(columns, row[1:last]) if e.slug in shown}

@@ -138,7 +138,7 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
                  else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
                       "here; run attn-grade grade again to scan the submissions.</p>"))
     parts.append(groups.section(klass, comments or {}))
-    parts.append(copying.section(found or []))
+    parts.append(copying.section(found or [], klass))
     parts.append(_students(klass))
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"

@@ -23,6 +23,12 @@ import tokenize
 
 GRADER_MODULES = ("attn_checks", "graders", "nbgrader")
 TOUCHY = {("sys", "modules"), ("builtins", None), ("__builtins__", None), ("get_ipython", None)}
+# The grader's side of the sandbox runs in the student's process: its frames and objects are reached by
+# walking frames or the garbage collector's lists, which no answer needs (SECURITY.md, "What stays out of reach")
+INTROSPECTS = {("sys", "_getframe"), ("sys", "_current_frames"), ("sys", "settrace"), ("sys", "setprofile"),
+               ("inspect", "currentframe"), ("inspect", "stack"), ("inspect", "getouterframes"),
+               ("gc", "get_referrers"), ("gc", "get_referents"), ("gc", "get_objects")}
+FRAME_PARTS = ("f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "gi_frame", "cr_frame", "__globals__")
 NUMPY = ("np", "numpy")
 MIN_TOKENS = 20  # shorter identical answers are too likely to be honest coincidences
 MAX_DEPTH = 50  # an expression nested deeper is shown by the name it starts from, never rendered
@@ -53,7 +59,8 @@ def defines(source: str) -> list[str]:
 
 
 def patches(source: str) -> list[str]:
-    """What in ``source`` reaches for the grader: its modules, sys.modules, builtins, IPython, NumPy's functions."""
+    """What in ``source`` reaches for the grader: its modules, sys.modules, builtins, IPython, NumPy's functions,
+    the frames and objects of the running program (where the grader's side of the sandbox lives)."""
     found = tree(source)
     said = []
     for node in ast.walk(found) if found else ():
@@ -63,6 +70,11 @@ def patches(source: str) -> list[str]:
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and (node.value.id, node.attr) in TOUCHY:
             said.append(f"touches {node.value.id}.{node.attr}")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and (node.value.id, node.attr) in INTROSPECTS:
+            said.append(f"reaches into the running program ({node.value.id}.{node.attr})")
+        elif isinstance(node, ast.Attribute) and node.attr in FRAME_PARTS:
+            said.append(f"reaches into the running program (.{node.attr})")
         elif isinstance(node, ast.Name) and (node.id, None) in TOUCHY:
             said.append(f"uses {node.id}")
         elif isinstance(node, (ast.Assign, ast.AugAssign)):

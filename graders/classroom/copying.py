@@ -136,12 +136,35 @@ def other_variants(klass: analysis.Class, layout: str = "folders", handed_in=())
     return flags
 
 
-def section(found: list) -> str:
-    """The report's HTML section: each flagged pair with its evidence (``found``: copying.json)."""
+def shared_variants(klass: analysis.Class) -> dict:
+    """slug -> the pairs of students graded on one variant of it (a class graded with variants; else {})."""
+    pairs = {}
+    for slug in sorted({slug for s in klass.students for slug in s.variants}):
+        by = defaultdict(list)
+        for s in klass.students:
+            if slug in s.variants:
+                by[s.variants[slug]].append(s.name)
+        pairs[slug] = [p for names in by.values() for p in combinations(sorted(names), 2)]
+    return {slug: p for slug, p in pairs.items() if p}
+
+
+def section(found: list, klass: analysis.Class | None = None) -> str:
+    """The report's HTML section: each flagged pair with its evidence (``found``: copying.json); and, for a
+    class graded with variants, the pairs that share one (whose equal answers variants cannot tell apart)."""
     e = html.escape
     parts = ["<h2 id=copying>Possible copying</h2><p class=muted>Pairs whose answers share a rare wrong behaviour, "
              "or whose code is the same up to names, comments and layout (the stub's lines left out). For a "
-             "person to look at: they changed no score, and two students can make the same mistake alone.</p>"]
+             "person to look at: they changed no score, and two students can make the same mistake alone. A flag "
+             "is symmetric: it names two students and says nothing of who copied from whom, since the evidence "
+             "reads the same either way round.</p>"]
+    shared = shared_variants(klass) if klass is not None else {}
+    if shared:
+        parts.append("<p class=muted>Same variant: with 64 variants, some students share one and so share every "
+                     "right answer; for them, one answer handed in twice in two exact forms (1/2 and 0.5) is no "
+                     "flag, since it is what two honest students write. Only the code comparison above can show "
+                     "copying between them. " + "; ".join(
+                         f"{e(slug)}: {len(p)} pair(s) ({e(', '.join(f'{a} and {b}' for a, b in p[:6]))}"
+                         f"{', …' if len(p) > 6 else ''})" for slug, p in shared.items()) + ".</p>")
     rows = []
     for item in found if isinstance(found, list) else []:
         if not isinstance(item, dict):

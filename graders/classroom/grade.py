@@ -20,7 +20,7 @@ from ..batch.run import run as run_batch
 from ..batch.preflight import NoSandbox
 from ..batch.outfiles import STUDENTS, Busy, student_id, writing
 from ..grading.report import fit_lines
-from . import comments, nbsubmit
+from . import comments, nbsubmit, owner_only
 from .course import variants_chosen
 
 __all__ = ["Options", "layout_of", "run", "register"]
@@ -64,7 +64,8 @@ def register(subparsers) -> None:
         formatter_class=_Help,
         epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
                "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/\n"
-               "  attn-grade grade submissions/ --out graded/ --cluster tcp://10.0.0.5:8786")
+               "  attn-grade grade submissions/ --out graded/ --cluster tls://10.0.0.5:8786 \\\n"
+               "      --tls-ca-file cluster.pem --tls-cert cluster.pem --tls-key cluster.key")
     grd.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
                      help="folder with one sub-folder per student")
     grd.add_argument("--out", type=Path, required=True, metavar="OUT",
@@ -97,10 +98,21 @@ def register(subparsers) -> None:
                           "summary say so")
     grd.add_argument("--cluster", metavar="ADDRESS", default="",
                      help="grade on Dask distributed instead of this machine's processes: 'local:N' starts N "
-                          "single-threaded worker processes here, 'tcp://HOST:PORT' uses a running scheduler "
-                          "and its workers (README, 'Grading on several machines'); each worker must have the "
-                          "same versions and isolate students as this machine does; needs "
-                          "pip install 'attn-exercises[cluster]'")
+                          "single-threaded worker processes here, reached with a throwaway TLS certificate "
+                          "that only this run holds; 'tls://HOST:PORT' uses a running scheduler and its "
+                          "workers, started with the cluster's certificate (README, 'Grading on several "
+                          "machines'); each worker must have the same versions and isolate students as this "
+                          "machine does; needs pip install 'attn-exercises[cluster]'")
+    grd.add_argument("--tls-ca-file", metavar="FILE", help="for --cluster tls://: the cluster's CA certificate "
+                     "(default: Dask's configuration, distributed.comm.tls.ca-file)")
+    grd.add_argument("--tls-cert", metavar="FILE", help="for --cluster tls://: this client's certificate "
+                     "(default: distributed.comm.tls.client.cert)")
+    grd.add_argument("--tls-key", metavar="FILE", help="for --cluster tls://: this client's private key, "
+                     "readable by you alone (default: distributed.comm.tls.client.key)")
+    grd.add_argument("--insecure-cluster", action="store_true",
+                     help="allow a plain tcp://HOST:PORT scheduler, neither encrypted nor authenticated: anyone "
+                          "who can reach it can run code as you and change grades; every results.json and the "
+                          "summary say so")
     grd.add_argument("--variants", action="store_true",
                      help="give each student their own numbers in the exercises that vary (hand_scores, "
                           "worked_example): "
@@ -111,6 +123,10 @@ def register(subparsers) -> None:
                      help="also write the scores into this nbgrader course (its gradebook and "
                           "autograded/ notebooks), so formgrader, generate_feedback and export work "
                           "as after 'nbgrader autograde'; needs nbgrader")
+    grd.add_argument("--group", metavar="NAME",
+                     help="let this group of graders read OUT: its folders 2750 (setgid) and files 0640, group "
+                          "NAME; you must be in the group (default: OUT is yours alone, folders 0700, files 0600, "
+                          "and a run without --group closes an OUT shared before)")
     grd.set_defaults(run=_run)
 
 
@@ -128,7 +144,19 @@ def _run(parser, args) -> int:
         parser.error("--file-budget and --student-budget must be positive numbers of seconds")
     if args.cluster and not _cluster_address(args.cluster):
         parser.error(f"--cluster {args.cluster}: give local:N (N workers on this machine) or a scheduler's "
-                     f"address, tcp://HOST:PORT")
+                     f"address, tls://HOST:PORT")
+    given = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if any(given) and not all(given[:2]):
+        parser.error("--tls-ca-file and --tls-cert go together (and --tls-key, unless the key is in the "
+                     "certificate's file)")
+    tls_files = given if any(given) else ()
+    if args.cluster or any(given):
+        from ..batch.tls import refusal
+
+        why = refusal(args.cluster, tls_files, args.insecure_cluster) if args.cluster else \
+            "--tls-ca-file, --tls-cert and --tls-key are for --cluster tls://HOST:PORT"
+        if why:
+            parser.error(why)
     subs_real, out_real = subs.resolve(), out.resolve()
     if out_real == subs_real or subs_real in out_real.parents:
         parser.error(f"--out {out} is inside SUBMISSIONS; it would be graded as a student")
@@ -136,6 +164,8 @@ def _run(parser, args) -> int:
         parser.error(f"SUBMISSIONS {subs} is inside --out {out}; keep them apart")
     if out.exists() and not out.is_dir():
         parser.error(f"--out {out} exists and is not a folder")
+    if args.group is not None and (why := owner_only.group_refusal(args.group)):
+        parser.error(f"--group {args.group}: {why}")
     course = None
     if args.nbgrader_course is not None:
         course = _nbgrader_preflight(parser, args, subs_real, out_real)
@@ -143,12 +173,14 @@ def _run(parser, args) -> int:
                    force=args.force, progress=not args.no_progress, file_budget=args.file_budget,
                    student_budget=args.student_budget, assignments=tuple(dict.fromkeys(args.assignment)),
                    students=tuple(dict.fromkeys(args.student)), allow_unisolated=args.allow_unisolated,
-                   cluster=args.cluster, plans=args.settings.plans,
+                   cluster=args.cluster, tls=tls_files, insecure_cluster=args.insecure_cluster,
+                   plans=args.settings.plans,
                    variants=args.variants or variants_chosen(course))
     try:
         with writing(out_real, "attn-grade grade"):
+            owner_only.settle(out_real, args.group)  # before anything is written in it (outfiles.py)
             return _grade(parser, args, opts, course)
-    except Busy as exc:
+    except (Busy, owner_only.Unsettled) as exc:
         print(f"attn-grade grade: {exc}", file=sys.stderr)
         return 2
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from .. import registry
 from ..grading.answer import MAX_NOTEBOOK_BYTES
 from ..batch.run import Layout
-from ..batch.outfiles import SOURCES, student_id, write_atomic
+from ..batch.outfiles import SOURCES, make_folders, student_id, write_atomic
 from ..kit import variants
 
 MAGIC_NOTE = "IPython line not run by the grader"
@@ -239,7 +239,7 @@ def id_note(slug: str, name: str, nb: dict) -> str | None:
 
 
 def _extract_student(src: Path, student: Student, exercises, variants_on: bool = False) -> None:
-    student.folder.mkdir(parents=True, exist_ok=True)
+    make_folders(student.folder)  # 0700 (or 2750 in a shared OUT), as all of OUT (outfiles.py)
     wanted = set()
     for ex in exercises:
         nb = src / ex.assignment / f"{ex.slug}.ipynb"

@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
+from ..grading.plancache import write_atomic
 from ..grading.sandboxes import MAX_FILE_BYTES
 
 FORMAT = 1
@@ -56,14 +56,9 @@ class State:
         return {"format": FORMAT, "results": {}, "hints": {}}
 
     def save(self) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".state-")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(self.data, f, indent=1, sort_keys=True)
-            os.replace(tmp, self.path)
-        except OSError:
-            pass  # a read-only folder: nothing to remember, nothing lost
+        """Write the record whole, the user's alone (file 0600, folders 0700: plancache's ``write_atomic``);
+        in a read-only folder, nothing: there is nothing to remember, and nothing is lost."""
+        write_atomic(self.path.parent, self.path.name, json.dumps(self.data, indent=1, sort_keys=True))
 
     # ------------------------------------------------------------ checks
     def record(self, result, path: Path) -> None:

@@ -12,10 +12,11 @@ Two places hold plans:
 * the user's cache folder (settings.py's ``plans``: ``$ATTN_GRADE_CACHE``, else
   ``$XDG_CACHE_HOME`` or ``~/.cache``, then ``attn-grade/plans``; the command
   that starts hands it to engine.py's ``caches``): written by the grading process
-  only, folder 0700. It must lie outside everything a sandbox binds (system
-  folders, Python and its libraries, the student's folder): ``usable``
-  refuses a folder inside one of those, and grading then keeps plans in
-  memory only. ``ATTN_GRADE_CACHE=off`` turns the disk off.
+  only, files 0600 in folders 0700 (``write_atomic``): the user's alone. It must
+  lie outside everything a sandbox binds (system folders, Python and its
+  libraries, the student's folder): ``usable`` refuses a folder inside one of
+  those, and grading then keeps plans in memory only. ``ATTN_GRADE_CACHE=off``
+  turns the disk off.
 * ``plans/`` inside a student's copy of the package (public.py writes it):
   the public checks' plans, recorded by the instructor, read-only. They are
   inputs only (the calls a check makes and what Hypothesis drew), never an
@@ -35,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import sysconfig
 import tempfile
@@ -206,16 +208,35 @@ class PassStore(NamedFiles):
 
 
 def write_atomic(folder: Path, name: str, text: str) -> bool:
-    """Write ``folder/name`` whole or not at all (a reader never sees half a file)."""
+    """Write ``folder/name`` whole or not at all (a reader never sees half a file): a file 0600
+    (mkstemp's) in a folder made owner-only (``private_folder``)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_folder(folder)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+    except OSError:
+        return False
+    try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, folder / name)
         return True
     except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
         return False
+
+
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` 0700, and its parent (the user's cache folder) too when it has to be made:
+    what the cache holds (plans, verdicts, a learner's progress and the folders it names) is the
+    user's alone. A folder of the user's that an earlier version left open to others is closed."""
+    folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    st = folder.stat()
+    if stat.S_IMODE(st.st_mode) != 0o700 and st.st_uid == os.geteuid():
+        os.chmod(folder, 0o700)
 
 
 def hidden_from(sub, folder: Path | None) -> bool:

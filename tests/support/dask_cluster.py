@@ -45,35 +45,72 @@ def stop(procs):
         proc.wait()
 
 
-def start_scheduler(where: Path):
-    """A scheduler started as a separate process: (its process, its address)."""
+def certificate(where: Path) -> tuple:
+    """The cluster's certificate made in ``where`` by the README's own commands (its block that runs
+    ``openssl req``): (ca file, certificate, key), as --tls-ca-file, --tls-cert and --tls-key take them."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("\n", 1)[1] for b in text.split("```")[1::2] if "openssl req" in b]
+    assert len(blocks) == 1, "the README has one block that makes the cluster's certificate"
+    subprocess.run(["bash", "-euc", blocks[0]], cwd=where, check=True, capture_output=True)
+    return str(where / "cluster.pem"), str(where / "cluster.pem"), str(where / "cluster.key")
+
+
+def tls_options(where: Path) -> list:
+    """The --tls-* options of ``dask scheduler``, ``dask worker`` and ``attn-grade grade`` for ``where``'s certificate."""
+    ca, cert, key = certificate(where) if not (where / "cluster.key").exists() else \
+        (str(where / "cluster.pem"), str(where / "cluster.pem"), str(where / "cluster.key"))
+    return ["--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]
+
+
+def start_scheduler(where: Path, secure: bool = True):
+    """A scheduler started as a separate process: (its process, its address), tls:// with the README's
+    certificate unless not ``secure`` (then plain tcp://, as --insecure-cluster allows)."""
     file = where / "scheduler.json"
+    tls = ["--protocol", "tls", *tls_options(where)] if secure else []
     proc = start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                  "--scheduler-file", str(file)], where / "scheduler.log")
+                  "--scheduler-file", str(file), *tls], where / "scheduler.log")
     deadline = time.monotonic() + 60
     while not file.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
     assert file.exists(), (where / "scheduler.log").read_text()[-2000:]
     time.sleep(0.2)  # written whole
-    return proc, json.loads(file.read_text())["address"]
+    address = json.loads(file.read_text())["address"]
+    if secure:
+        _certificates[address] = (str(where / "cluster.pem"), str(where / "cluster.pem"), str(where / "cluster.key"))
+    return proc, address
 
 
 def start_worker(where: Path, name: str, *extra):
     """A nanny and its single-threaded worker process, joining the scheduler started in ``where``."""
+    tls = tls_options(where) if (where / "cluster.key").exists() else []
     return start(["distributed.cli.dask_worker", "--scheduler-file", str(where / "scheduler.json"), "--nthreads",
-                  "1", "--no-dashboard", "--name", name, *extra], where / f"{name}.log")
+                  "1", "--no-dashboard", "--name", name, *tls, *extra], where / f"{name}.log")
+
+
+def client_security(address: str):
+    """What a client of the scheduler at ``address`` needs: the certificate of its folder for tls://."""
+    if not address.startswith("tls://"):
+        return None
+    from distributed.security import Security
+
+    ca, cert, key = _certificates[address]
+    return Security(require_encryption=True, tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key)
+
+
+_certificates = {}  # a tls:// scheduler's address -> its (ca, cert, key), for the tests' own clients
 
 
 def wait_for_workers(address: str, n: int) -> None:
     from distributed import Client
 
-    with Client(address, timeout=30) as client:
+    with Client(address, timeout=30, security=client_security(address)) as client:
         client.wait_for_workers(n, timeout=120)
 
 
-def cluster_of(where: Path, workers: int = 2, *extra):
-    """A scheduler and ``workers`` workers (each started with ``extra``): (address, their processes)."""
-    proc, address = start_scheduler(where)
+def cluster_of(where: Path, workers: int = 2, *extra, secure: bool = True):
+    """A scheduler and ``workers`` workers (each started with ``extra``): (address, their processes);
+    over tls:// with the README's certificate unless not ``secure``."""
+    proc, address = start_scheduler(where, secure)
     procs = [start_worker(where, f"w{i}", *extra) for i in range(workers)]
     try:
         wait_for_workers(address, workers)
@@ -97,6 +134,9 @@ def scheduler(tmp_path_factory):
 
 def cli(subs: Path, out: Path, address: str, *extra):
     """``attn-grade grade SUBS --out OUT --cluster ADDRESS`` started: its process (stdout, stderr piped)."""
+    if address.startswith("tls://") and "--tls-ca-file" not in extra:
+        ca, cert, key = _certificates[address]
+        extra = ("--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key, *extra)
     return subprocess.Popen([sys.executable, "-m", "graders.cli", "grade", str(subs), "--out", str(out),
                              "--cluster", address, "--no-progress", *extra], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=ENV, start_new_session=True)

@@ -16,7 +16,9 @@ protected a run and what did not:
   tmpfs), no mounts at all, no memfd_create (memory no limit would count
   where there is no cgroup), no kernel keyrings (shared by every sandbox's
   user nobody), and no bpf, perf_event_open, userfaultfd or io_uring, which
-  no answer needs. Student code never needs any of them. Without a network
+  no answer needs, and no System V IPC (shared memory, semaphores and
+  message queues outlive the processes that made them and count against no
+  limit of the sandbox). Student code never needs any of them. Without a network
   namespace, no socket() either;
 * without namespaces, Landlock (landlock.py), last: the student process
   reads only the system and Python, and writes only its scratch folder.
@@ -38,7 +40,10 @@ NAMESPACE_FLAGS = (CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLO
 DENIED = ("unshare", "setns", "mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
           "fsconfig", "fsmount", "fspick", "mount_setattr", "memfd_create", "memfd_secret", "keyctl", "add_key",
           "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
-          "io_uring_register")
+          "io_uring_register",
+          # System V IPC: its objects outlive the sandbox and count against no limit of it
+          "shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget", "msgsnd", "msgrcv",
+          "msgctl", "ipc")
 NOFILE = 256  # open files; 64 where no cgroup bounds the sandbox
 NPROC_WITHOUT_CGROUP = 16
 

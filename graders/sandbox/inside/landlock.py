@@ -9,7 +9,8 @@ user and set its limits. From then on it may:
 * read and execute below the folders it is given (the system's /usr and /etc,
   Python and its libraries, each library folder entry by entry so that the
   grading package and the install records beside NumPy are left out, though
-  their names may be listed), read its own /proc/PID, read and write four
+  their names may be listed), read its own /proc/PID (but its net: the
+  host's sockets, and its task: each thread's net), read and write four
   harmless devices, and read, write and create files only below its own
   scratch folder;
 * nothing else in the file system: not the project, the solutions, the
@@ -116,9 +117,27 @@ def plan(libraries, scratch):
     return rules
 
 
+HIDDEN_PROC = ("net", "task")  # the host's sockets (/proc/net/tcp names every port and its owner); each thread's net
+
+
+def own_proc(pid=None):
+    """[(path, rights)]: the entries of this process's /proc/PID, but those of ``HIDDEN_PROC``. Without
+    a network namespace, /proc/PID/net shows the host's sockets; a rule on /proc/PID itself would
+    open it too (a rule holds for all that is below), so each entry has its own."""
+    base = f"/proc/{os.getpid() if pid is None else pid}"
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return []
+    # not its symbolic links (root, cwd, exe): a rule is made on what a path opens to, and /proc/PID/root
+    # opens to / itself; reading a link needs no right, and what it leads to keeps the rules it has
+    return [(f"{base}/{n}", READ_FILE | READ_DIR) for n in names
+            if n not in HIDDEN_PROC and not os.path.islink(f"{base}/{n}")]
+
+
 def restrict(rules, version=None):
     """Give up every access ``rules`` do not grant, for this process and all it starts. This
-    process may still read its own /proc/PID (not another's, nor /proc itself)."""
+    process may still read its own /proc/PID but its net and task (not another's, nor /proc itself)."""
     version = abi() if version is None else version
     if version < 1:
         raise OSError(errno.ENOSYS, "the kernel offers no Landlock")
@@ -128,7 +147,7 @@ def restrict(rules, version=None):
     ruleset = _check(_libc.syscall(CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0)),
                      "landlock_create_ruleset")
     try:
-        for path, rights in [*rules, (f"/proc/{os.getpid()}", READ_FILE | READ_DIR)]:
+        for path, rights in [*rules, *own_proc()]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
