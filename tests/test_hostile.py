@@ -140,6 +140,14 @@ ROUND_TWO = {
 }
 CASES.update(ROUND_TWO)
 
+# ---- Issue 35: a scratch folder on the host's disk (no namespaces) was bounded only file by file.
+# Its bound holds in every setting (a tmpfs, or the init's measure: graders/sandbox/inside/scratch.py),
+# and a call past it earns nothing, whatever it answers.
+CASES.update({
+    "scratch_flood": Case("softmax", ("variance_proof",), ("limit of 64 MB on what your code writes",)),
+    "scratch_crowd": Case("softmax", ("worked_example",), ("limit of 2000 files and folders",)),
+})
+
 
 def _crowd(folder: Path):
     """70 helper modules and 1000 data files whose names sort before every exercise file's."""

@@ -5,8 +5,10 @@ The zygote forks the sandbox and hands over a control socket to its init
 exercise file (``fork``), and the init tells, unasked, when that process has
 ended and how ({"ended": exit code, "pid": n}): a process killed by the memory
 limit while children it left hold its pipes open is noticed at once, not at
-the call's timeout. ``end`` kills the sandbox's outer process, which ends the
-sandbox and everything in it.
+the call's timeout. ``scratch`` asks the init to measure the scratch folder after
+an answer; an init that finds one of its bounds reached (then, or at one of its
+own looks) ends the sandbox and says which ({"over": ...}, inside/scratch.py).
+``end`` kills the sandbox's outer process, which ends the sandbox and everything in it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import signal
 import socket
 
 from .inside import cgroups
+from .inside.scratch import CAUSES
 from .zygote import SandboxFailed
 
 
@@ -27,6 +30,7 @@ class Box:
         self.worker = None  # pid of the current process
         self.done, self.code = False, None  # whether the init told it ended, and its exit code
         self.failed = None  # why the sandbox could not be built, as it said before it ended
+        self.over = None  # the bound of its scratch folder it reached (CAUSES), as the init said when it ended it
 
     def fileno(self):
         return self.sock.fileno()
@@ -62,13 +66,24 @@ class Box:
     def exit_code(self, timeout=5.0):
         """The current process's exit code (negative: killed by that signal), asking the init
         (which kills it after 2 s if it has only hung up); None if it cannot tell."""
-        if not self.done:
+        if not self.has_ended():  # what the init said before it ended is read first
             try:
                 self.sock.send(b'{"op": "status"}')
                 self._next(timeout, "ended")
-            except OSError:
-                return None
+            except OSError:  # it has ended meanwhile: what it said last may still be there to read
+                if not self.has_ended():
+                    return None
         return self.code
+
+    def scratch(self, timeout=10.0):
+        """None while the scratch folder is within its bounds, as the init measures it now; else
+        the bound it reached (CAUSES), for which the init has ended the sandbox."""
+        try:
+            self.sock.send(b'{"op": "scratch"}')
+            self._next(timeout, "scratch")
+        except OSError:  # the init has ended (perhaps for that), or does not answer
+            self.has_ended()
+        return self.over
 
     def oom_kills(self):
         return cgroups.oom_kills([self.cgroup]) if self.cgroup else None
@@ -103,6 +118,8 @@ class Box:
             return None
         if isinstance(msg, dict) and isinstance(msg.get("failed"), str):  # before any student code ran
             self.failed = msg["failed"][:500]
+        if isinstance(msg, dict) and msg.get("over") in CAUSES:
+            self.over = msg["over"]
         if isinstance(msg, dict) and "ended" in msg and msg.get("pid") == self.worker:
             self.done, self.code = True, msg["ended"] if isinstance(msg["ended"], int) else None
         return msg

@@ -1,11 +1,15 @@
 """What can go wrong with a student's code, as the parent sees it: the StudentError family.
 
 The parent's Sandbox raises Timeout and Crashed; a Submission raises Missing and
-Raised. Each carries a message in words that speaks to the student.
+Raised. Each carries a message in words that speaks to the student: why a process
+ended (``exit_words``, ``scratch_words``) is said here too.
 """
 
 from __future__ import annotations
 
+import signal
+
+from .inside.scratch import DEPTH
 from .wire import MESSAGE, NAME, WHERE, cut
 
 
@@ -76,3 +80,33 @@ class BatchTimeout(Timeout):
 
 class Crashed(StudentError):
     pass
+
+
+def exit_words(code, memory_mb=None) -> str:
+    """How a process ended, in words to append to a message: killed by the sandbox's memory
+    limit (``memory_mb``), by a signal, or its exit status (``code``, as Box.exit_code says)."""
+    if memory_mb:
+        return f" (killed by the sandbox's memory limit of {memory_mb} MB)"
+    if code is None:
+        return ""
+    if code > 128:  # the sandbox's outer process reports a signal as 128 + its number
+        code = 128 - code
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+            why = {"SIGXCPU": ": the CPU time limit", "SIGKILL": "", "SIGXFSZ": ": the file size limit"}
+            return f" (killed by {name}{why.get(name, '')})"
+        except ValueError:
+            return f" (killed by signal {-code})"
+    return f" (exit status {code}: did your code call sys.exit or os._exit?)"
+
+
+def scratch_words(over, limits) -> str:
+    """Why a sandbox ended at a bound of its scratch folder (``over``, inside/scratch.py's CAUSES),
+    in words to append to a message; ``limits``: the sandbox's Limits."""
+    what = {"size": f"of {limits.scratch_mb} MB on what your code writes to its folder",
+            "entries": f"of {limits.scratch_entries} files and folders your code may make in its folder",
+            "depth": f"of folders nested {DEPTH} deep in your code's folder"}.get(over)
+    if what:
+        return f" (killed by the sandbox's limit {what})"
+    return " (killed: your code closed one of its folders to the sandbox, which could then not measure it)"

@@ -5,7 +5,8 @@ its init forks a fresh, confined process per exercise file. The parent talks
 to that process over two private pipes with the framing of inside/worker.py, drains
 its stdout and stderr without parsing them, bounds the size and shape of every
 answer before reading it, and on a timeout kills the whole sandbox (which ends
-every process it started).
+every process it started). After each answer the sandbox's init measures its
+scratch folder (inside/scratch.py): an answer given past its bounds is not taken.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import signal
 import struct
 import threading
 from pathlib import Path
@@ -21,8 +21,8 @@ from pathlib import Path
 from .inside import worker as protocol
 from .box import Box
 from .clock import Stopwatch
-from .errors import Crashed, Timeout
-from .report import SandboxReport, isolated  # noqa: F401 - isolated: for who reads flags back from results
+from .errors import Crashed, Timeout, exit_words, scratch_words
+from .report import SandboxReport, in_words, isolated  # noqa: F401 - in_words, isolated: read from here
 from .zygote import Jail, SandboxFailed, ZygoteError, shared
 
 MAX_MESSAGE = 40 << 20  # bytes of one answer; a 2-million float64 array fits
@@ -74,6 +74,7 @@ class Sandbox:
         self.generation = 0  # how many worker processes this sandbox has had
         self.exit_code = None
         self.out_of_memory = False  # the last process was killed by the sandbox's memory limit
+        self.over = None  # the bound of its scratch folder the sandbox reached, which ended it (Box.over)
         self.report = SandboxReport()  # what the sandbox says of itself, once it has said it
         self.files = set()  # exercise files imported in the current process
         self.first = []  # files the sandbox must take before any other (``want``)
@@ -81,6 +82,7 @@ class Sandbox:
         self._oom_before = None
         self._next_id = 0
         self._allowance = [MAX_MESSAGE, MAX_TOKENS]  # bytes and values left for the answers to a request
+        self._batch = False  # the request is a batch: answered call by call, its last message says "done"
         self._drains = []
 
     def want(self, name):
@@ -129,14 +131,14 @@ class Sandbox:
         else:
             raise SandboxFailed("the sandbox could not start: its init did not answer")
         self.generation += 1
-        self.exit_code, self.out_of_memory = None, False
+        self.exit_code, self.out_of_memory, self.over = None, False, None
         self.files = set()
         self._allowance = [MAX_MESSAGE, MAX_TOKENS]
         try:
             hello = self._receive(self.import_timeout, "starting the worker")
         except (Crashed, Timeout):  # before any of the student's code ran
             code = self.exit_code
-            how = "" if code is None else _exit_words(code) if code < 0 or code > 128 else f" (exit status {code})"
+            how = "" if code is None else exit_words(code) if code < 0 or code > 128 else f" (exit status {code})"
             raise SandboxFailed(f"the sandbox could not start: its worker ended or hung before it was ready{how}") \
                 from None
         if isinstance(hello, dict) and hello.get("hello") is False and isinstance(hello.get("failed"), str):
@@ -171,18 +173,26 @@ class Sandbox:
         self.ensure()
         self._next_id += 1
         self._allowance = [MAX_MESSAGE, MAX_TOKENS]  # for all the messages that answer it
+        self._batch = msg.get("op") == "batch"
         msg = dict(msg, id=self._next_id)
         self._send(msg, doing)
         return self.more(timeout, doing)
 
     def more(self, timeout, doing):
         """The next message answering the last request (a batch answers call by call): within
-        ``timeout``, and all of them together within one answer's size."""
+        ``timeout``, and all of them together within one answer's size. The request's last one
+        is taken only while the scratch folder is within its bounds (a batch's answers go with
+        it: one that stops short, or a Crashed, and the caller makes single calls)."""
         answer = self._receive(timeout, doing)
         if not isinstance(answer, dict) or answer.get("id") != self._next_id:
             self.kill()
             raise Crashed(f"the worker's answer while {doing} was out of order "
                           f"(did your code write to the worker's pipes?)")
+        over = None if self._batch and "done" not in answer else self.box.scratch()
+        if over:  # the call that wrote too much earns nothing: the sandbox has ended
+            self.over = over
+            self.kill()
+            raise Crashed(f"the worker process ended while {doing}{self._ended_words()}")
         return answer
 
     def recycle(self):
@@ -197,9 +207,10 @@ class Sandbox:
             self.exit_code = self.box.exit_code()
             after = self.box.oom_kills()
             self.out_of_memory = None not in (after, self._oom_before) and after > self._oom_before
+            self.over = self.box.over
             for d in self._drains:
                 d.join(timeout=1)
-            if self.exit_code is None:
+            if self.exit_code is None or self.over:
                 self._end_box()
             return
         self._close_pipes()
@@ -236,8 +247,11 @@ class Sandbox:
         try:
             protocol.send(self._req, obj)  # the framing both sides share (inside/worker.py)
         except OSError:
+            self.box.has_ended()  # what the init said meanwhile: perhaps that a bound was reached
+            self.over = self.box.over
             self.kill()
-            raise Crashed(f"the worker had stopped before {doing}") from None
+            raise Crashed(f"the worker had stopped before {doing}{self._ended_words() if self.over else ''}") \
+                from None
 
     def _receive(self, timeout, doing):
         watch = Stopwatch(self.box.pid, timeout)  # wall time, stretched while the machine is busy
@@ -260,8 +274,7 @@ class Sandbox:
                 continue
             if not chunk:
                 self.kill(ended=True)
-                raise Crashed(f"the worker process ended while {doing}"
-                              f"{_exit_words(self.exit_code, self.out_of_memory and self.jail.limits.memory_mb)}")
+                raise Crashed(f"the worker process ended while {doing}{self._ended_words()}")
             buf += chunk
             if size is None and len(buf) >= 4:
                 (size,) = struct.unpack(">I", bytes(buf[:4]))
@@ -285,6 +298,13 @@ class Sandbox:
             raise Crashed(f"the worker sent an unreadable message while {doing}") from None
 
 
+    def _ended_words(self) -> str:
+        """Why the last process ended, for the student: a bound of the sandbox, or its exit."""
+        if self.over:
+            return scratch_words(self.over, self.jail.limits)
+        return exit_words(self.exit_code, self.out_of_memory and self.jail.limits.memory_mb)
+
+
 def probe(limits=None) -> SandboxReport:
     """What a sandbox is here: the report of one started on an empty folder, before a class is
     graded. Raises SandboxFailed, naming the cause, where none can be started."""
@@ -296,37 +316,3 @@ def probe(limits=None) -> SandboxReport:
         with Sandbox(empty, jail=Jail.for_folder(empty, limits=limits or Limits())) as sandbox:
             sandbox.ensure()
             return sandbox.report
-
-
-SETTINGS = {  # what each setting of the sandbox (inside/confine.py, become_student) keeps from your code
-    "namespaces": "namespaces (private root, user nobody)",
-    "user namespace": "user namespace (private root, no capabilities)",
-    "own user": "own user (a uid of its own, Landlock)",
-    "landlock": "landlock (reads only Python and its own files)",
-    "own user without Landlock": "own user without Landlock (reads what any user can)",
-    "limits only": "limits only (not isolated: it reads what you can)",
-}
-
-
-def in_words(protections) -> str:
-    """One line of at most 80 columns for a report: the sandbox's setting, seccomp, a cgroup."""
-    setting = str(protections.get("setting", "unknown"))
-    extra = [w for w, on in (("seccomp", protections.get("seccomp")), ("a cgroup", protections.get("cgroup"))) if on]
-    return ", ".join([f"sandbox: {SETTINGS.get(setting, setting)}", *extra])
-
-
-def _exit_words(code, memory_mb=None):
-    if memory_mb:
-        return f" (killed by the sandbox's memory limit of {memory_mb} MB)"
-    if code is None:
-        return ""
-    if code > 128:  # the sandbox's outer process reports a signal as 128 + its number
-        code = 128 - code
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-            why = {"SIGXCPU": ": the CPU time limit", "SIGKILL": "", "SIGXFSZ": ": the file size limit"}
-            return f" (killed by {name}{why.get(name, '')})"
-        except ValueError:
-            return f" (killed by signal {-code})"
-    return f" (exit status {code}: did your code call sys.exit or os._exit?)"

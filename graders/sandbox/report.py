@@ -3,7 +3,8 @@
 A sandbox's first message (the worker's greeting) carries what protects it. It comes from a
 process the student's code will soon run in, so it is data to validate like any answer: lists of
 short texts, flags of plain values, each cut to a bound. The parent then reads fields, never a
-dict, and decides what they mean here (``isolated``), not from the sentences.
+dict, and decides what they mean here (``isolated``), not from the sentences; ``in_words`` says
+its setting in one line for a report.
 """
 
 from __future__ import annotations
@@ -66,3 +67,20 @@ class SandboxReport:
 def isolated(protections) -> bool:
     """``SandboxReport.isolated`` for flags read back from a results.json."""
     return isinstance(protections, dict) and protections.get("files") is True and protections.get("signals") is True
+
+
+SETTINGS = {  # what each setting of the sandbox (inside/confine.py, become_student) keeps from your code
+    "namespaces": "namespaces (private root, user nobody)",
+    "user namespace": "user namespace (private root, no capabilities)",
+    "own user": "own user (a uid of its own, Landlock)",
+    "landlock": "landlock (reads only Python and its own files)",
+    "own user without Landlock": "own user without Landlock (reads what any user can)",
+    "limits only": "limits only (not isolated: it reads what you can)",
+}
+
+
+def in_words(protections) -> str:
+    """One line of at most 80 columns for a report: the sandbox's setting, seccomp, a cgroup."""
+    setting = str(protections.get("setting", "unknown"))
+    extra = [w for w, on in (("seccomp", protections.get("seccomp")), ("a cgroup", protections.get("cgroup"))) if on]
+    return ", ".join([f"sandbox: {SETTINGS.get(setting, setting)}", *extra])

@@ -122,9 +122,11 @@ class Submission:
         req = request(func, args, kwargs, after)
         self.printed = ""  # a call that hangs or ends the worker answers nothing
         self._ready(func)
+        req, layout = self._placed([req])
         try:
-            msg = self.sandbox.request(dict(req, op="call", file=self.path.name), self.call_timeout,
+            msg = self.sandbox.request(dict(req[0], op="call", file=self.path.name), self.call_timeout,
                                       f"running {func}()")
+            self._read_back(msg, layout[0])
         except Timeout as exc:
             self.timeouts_left -= 1
             self.broken[func] = Timeout(f"{func}() was not run again: it timed out earlier in this exercise ({exc})")
@@ -160,10 +162,12 @@ class Submission:
             return f"running {requests[len(answers)].get('func')}()" if len(answers) < len(requests) \
                 else "running a batch of calls"
 
+        sent, layout = self._placed(requests)
         try:
-            msg = self.sandbox.request({"op": "batch", "file": self.path.name, "calls": requests},
+            msg = self.sandbox.request({"op": "batch", "file": self.path.name, "calls": sent},
                                       timeout(), doing())
             while "done" not in msg and msg.get("part") == len(answers) < len(requests) and "answer" in msg:
+                self._read_back(msg["answer"], layout[len(answers)])
                 answers.append(msg["answer"])
                 msg = self.sandbox.more(timeout(), doing())
         except Timeout as exc:
@@ -177,6 +181,21 @@ class Submission:
             self.sandbox.kill()
             raise Crashed("the worker's answer to a batch was malformed")
         return answers
+
+    def _placed(self, requests):
+        """(the requests to send, the layout of each): the array arguments of those that ask for "after"
+        laid out in the sandbox's arena (arena.py), where this process reads them back; else as they are."""
+        arena = getattr(self.sandbox, "arena", None)
+        if arena is None:
+            return requests, [None] * len(requests)
+        arena.start()
+        placed = [arena.place(r) if r.get("after") is True else (r, None) for r in requests]
+        return [r for r, _ in placed], [layout for _, layout in placed]
+
+    def _read_back(self, msg, layout):
+        """The arguments of one answer's call, read from the arena by this process (arena.py)."""
+        if layout is not None:
+            self.sandbox.arena.read(msg, layout)
 
     def _ready(self, func):
         if func in self.broken:

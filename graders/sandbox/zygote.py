@@ -42,8 +42,13 @@ class Limits:
 
     cpu: int = 60  # seconds of CPU for a worker's whole life
     memory_mb: int = 1024  # address space of each process, and (with a cgroup) the whole sandbox's memory
-    file_mb: int = 16  # largest file it may write (its scratch is a 64 MB tmpfs)
+    file_mb: int = 16  # largest file it may write
     processes: int = 16  # in the whole sandbox, threads included (with a cgroup; else per user, as root)
+    # What its scratch folder may hold, its files and folders: a tmpfs of this size with namespaces;
+    # without, measured by the sandbox's init (inside/scratch.py). Honest code writes a few files; the
+    # hostile forge_results, ~1,000 (tests/test_hostile.py): a bound it reaches would hide its cause.
+    scratch_mb: int = 64
+    scratch_entries: int = 2000
 
 
 @dataclass(frozen=True)

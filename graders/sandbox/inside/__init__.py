@@ -15,6 +15,7 @@ cgroup tree's clean-up).
     cgroups.py     a cgroup per sandbox: its memory (shared memory and tmpfs included), its processes
     jail.py        with namespaces: namespaces, a private root, the scratch tmpfs
     flat.py        without namespaces: a private scratch folder and, as root, a user of its own
+    scratch.py     what a scratch folder may hold, measured in every setting; its removal
     confine.py     each student process: dropped privileges, limits, a seccomp filter
     landlock.py    without namespaces, last: what a student process may open
     worker.py      what runs beside a student's file: the framing, the encoding, the calls;

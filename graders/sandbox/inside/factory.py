@@ -27,7 +27,7 @@ from types import SimpleNamespace
 NEUTRAL = "/attn-grade"  # the folder our files seem to come from, to code in the sandbox
 TITLE = "attn-grade-sandbox"  # the command line of the zygote and of every process it forks
 _MADE = itertools.count(1)  # numbers the sandboxes (and their cgroups' folders)
-SIBLINGS = ("files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "init", "places")
+SIBLINGS = ("files", "cgroups", "jail", "flat", "landlock", "confine", "worker", "init", "places", "scratch")
 
 
 def zygote(ctrl_fd, m):
@@ -68,7 +68,7 @@ def zygote(ctrl_fd, m):
     tree, why = m.cgroups.Tree.open()
     # With namespaces a sandbox has a private root; without, a scratch folder in a run folder
     # of ours (flat.py), and Landlock where the kernel has it.
-    run = None if m.jail.can_confine() else m.flat.RunFolder()
+    run = None if m.jail.can_confine() else m.flat.RunFolder(m.scratch.remove)
     # Orphans of a sandbox (its init, when the outer process is killed first) become ours to reap:
     # a zombie still counts as a member of its cgroup, which cannot be removed before it is reaped.
     m.confine.become_subreaper()
@@ -95,7 +95,7 @@ def confined(m, run) -> bool:
 def _serve_one(conn, places, m, ended):
     """Serve the one grading process that started us until it hangs up (or we are ``ended``)."""
     while not ended:
-        if select.select([conn], [], [], 1.0)[0]:
+        if select.select([conn], [], [], m.places.TIDY)[0]:
             if _answer(conn, places, m, (conn,), True) is None:
                 return
         places.tidy()
@@ -108,7 +108,7 @@ def _serve(listener, idle, places, m, confined, ended):
     a zygote of its own."""
     conns, quiet = [], time.monotonic()
     while not ended:
-        ready = select.select([listener, *conns], [], [], 1.0)[0]
+        ready = select.select([listener, *conns], [], [], m.places.TIDY)[0]
         places.tidy()
         if listener in ready:
             try:

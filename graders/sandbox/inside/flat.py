@@ -8,8 +8,11 @@ namespaces), a sandbox has no private root. Instead:
 * the zygote makes a run folder of its own (``RunFolder``: mode 0700, or 0711
   as root so that each sandbox's user can reach its own folder in it), and in
   it one scratch folder per sandbox, mode 0700, holding only that student's
-  files; it is removed when the sandbox has ended, and the run folder when
-  the zygote ends;
+  files; it is removed when the sandbox has ended (scratch.remove: however deep,
+  opening up what the student closed; a folder not removed yet, as a process of the
+  student's still writes there, is tried again at each tidying), and the run folder
+  when the zygote ends. What it may hold is bounded as a tmpfs would bound it: the
+  sandbox's init measures it (scratch.py);
 * as root, each sandbox runs as a user of its own, leased from ``UIDS``
   (a lock file per user id, held by the zygote while the sandbox lives, so
   two graders on one machine never share one): students cannot read each
@@ -22,7 +25,6 @@ namespaces), a sandbox has no private root. Instead:
 
 import fcntl
 import os
-import shutil
 import signal
 import stat
 import tempfile
@@ -34,7 +36,9 @@ LEASES = "/tmp/.attn-grade-uids"  # root's own folder of lease files, one per us
 class RunFolder:
     """The zygote's folder of scratch folders, and (as root) its leases of user ids."""
 
-    def __init__(self):
+    def __init__(self, remove):
+        self.remove = remove  # scratch.remove
+        self.left = {}  # folders of ended sandboxes not removed yet -> the fd of their user's lease
         self.root = os.getuid() == 0
         self.path = tempfile.mkdtemp(prefix="attn-grade-run-")
         os.chmod(self.path, 0o711 if self.root else 0o700)
@@ -52,18 +56,27 @@ class RunFolder:
         return {"scratch": scratch, "uid": uid}
 
     def release(self, n):
-        """After sandbox ``n`` ended: kill what its user left running, remove its folder, end the lease."""
+        """After sandbox ``n`` ended: kill what its user left running, remove its folder, end the
+        lease (only once the folder is gone: no later sandbox of that user may find it)."""
         held = self.leases.pop(n, None)
         if held is not None:
             kill_user(held[0])
-        shutil.rmtree(os.path.join(self.path, f"sandbox-{n}"), ignore_errors=True)
-        if held is not None:
-            os.close(held[1])
+        self.left[os.path.join(self.path, f"sandbox-{n}")] = held and held[1]
+        self.retry()
+
+    def retry(self):
+        """Remove the folders of ended sandboxes that are still there."""
+        for folder, fd in list(self.left.items()):
+            if self.remove(folder):
+                del self.left[folder]
+                if fd is not None:
+                    os.close(fd)
 
     def close(self):
         for n in list(self.leases):
             self.release(n)
-        shutil.rmtree(self.path, ignore_errors=True)
+        self.retry()
+        self.remove(self.path)
 
 
 def _lease_folder():

@@ -6,7 +6,8 @@ Loaded by factory.py by path; standard library only. The zygote forks
 * ``child`` joins the sandbox's cgroup, reads the student's files (files.py),
   builds the sandbox (jail.enter) and becomes its init (``init``), which forks
   a fresh process per exercise file on the parent's request, after jail.reset,
-  and tells the parent when each has ended;
+  tells the parent when each has ended, and keeps the scratch folder within its
+  bounds (scratch.py), ending the sandbox, and saying why, when it is not;
 * ``student`` is that process; it confines itself (confine.become_student)
   and serves the parent's calls (worker.serve).
 
@@ -33,7 +34,8 @@ def child(limits, fds, m, cgroup, place):
     fresh process for the next exercise file (after ``jail.reset`` where the
     sandbox has namespaces; without them a sandbox serves one process only and
     answers {"ok": false}); {"op": "status"} answers the exit code of the last
-    one, once it has ended. The parent ending the conversation ends the sandbox.
+    one, once it has ended; {"op": "scratch"} whether its scratch folder is within its bounds
+    (``init``). The parent ending the conversation ends the sandbox.
     """
     code, sock = 0, None
     try:
@@ -98,19 +100,34 @@ def _join(m, cgroup):
 
 
 def init(sock, cfg, files, rel, notes, box, m):
-    """Serve the parent's fork and status requests until it hangs up (see ``child``).
+    """Serve the parent's fork, status and scratch requests until it hangs up (see ``child``).
 
     {"op": "fork"} answers {"ok": true, "pid": n} (or {"ok": false}). When that
     process ends the init says so unasked, {"ended": exit code, "pid": n}; asked
-    ({"op": "status"}) it says so too, killing a process that has only hung up."""
+    ({"op": "status"}) it says so too, killing a process that has only hung up.
+    While the sandbox lives its scratch folder is measured every scratch.TICK seconds
+    (processes a student's process left behind may write too), and when asked
+    ({"op": "scratch"}, after each answer), which answers {"scratch": null} while it is
+    within its bounds: once one is reached the sandbox ends, saying so (``_stop``)."""
     import select
     import socket
+    import time
 
     scratch, namespaced = box["scratch"], box["namespaced"]
     current, started = None, 0  # (pid, pidfd) of the process serving now
     taken = sorted({os.path.basename(p) for p in files})
+    look = 0.0  # when to measure the scratch folder next (processes left behind may write too)
     while True:
-        ready, _, _ = select.select([sock, *(current[1:] if current else ())], [], [])
+        wait = max(0.0, look - time.monotonic())
+        ready, _, _ = select.select([sock, *(current[1:] if current else ())], [], [], wait)
+        if time.monotonic() >= look:
+            began = time.monotonic()
+            if _stop(sock, current, _reached(box, cfg, current, m, maps=True), m):
+                return
+            # a folder that is long to measure is measured less often: the init's share of a CPU stays small
+            look = time.monotonic() + max(m.scratch.TICK, 10 * (time.monotonic() - began))
+        if not ready:
+            continue
         if sock not in ready:  # the process ended
             current = _report_end(sock, current)
             continue
@@ -124,12 +141,16 @@ def init(sock, cfg, files, rel, notes, box, m):
         if op == "status":
             if current:
                 current = _report_end(sock, current)
+        elif op == "scratch":
+            if _stop(sock, current, _reached(box, cfg, current, m, maps=False), m):
+                return
+            sock.send(b'{"scratch": null}')
         elif op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
             if current:
                 os.kill(current[0], signal.SIGKILL)  # the next file's process: the last one is done
                 current = _report_end(sock, current)
             if started:
-                m.jail.reset(scratch, files)
+                m.jail.reset(scratch, files, m.jail.scratch_tmpfs(cfg))
             pid = os.fork()
             if pid == 0:
                 sock.close()
@@ -142,6 +163,56 @@ def init(sock, cfg, files, rel, notes, box, m):
             for fd in fds:
                 os.close(fd)
             sock.send(b'{"ok": false}')
+
+
+def _reached(box, cfg, current, m, maps):
+    """Which bound of the scratch folder its student processes reached (scratch.py), or None.
+    A tmpfs counts their deleted files itself; on the host's disk they are looked for (``maps``:
+    mapped ones too, at each look but not after each answer: that costs 0.2 ms a process)."""
+    pids = m.scratch.family(current[0]) if current and not box["namespaced"] else ()
+    try:
+        return m.scratch.reached(box, cfg, pids, maps)
+    except OSError:  # what the walk does not expect (it was changed under it): not measured, so ended
+        return "closed"
+
+
+def _stop(sock, current, over, m):
+    """When a bound ``over`` was reached: kill the process serving now and all it started, and say
+    so, and why, in one message that also answers a scratch request; True then (the init returns
+    and the sandbox ends: in a PID namespace with all of it; without, the zygote kills what is
+    left, as it does when any sandbox ends, and removes its folder)."""
+    if not over:
+        return False
+    said = {"scratch": over, "over": over}
+    if current:
+        _kill_all(current[0], m.scratch.family)
+        said.update(ended=_wait(current[0]), pid=current[0])
+        os.close(current[1])
+    try:
+        sock.send(json.dumps(said).encode())
+    except OSError:
+        pass  # the parent has gone: the sandbox ends all the same
+    return True
+
+
+def _kill_all(pid, family):
+    """Kill ``pid`` and the processes below it, all stopped first, so that none starts another
+    meanwhile (one that would, when its parent is killed, becomes the zygote's to kill)."""
+    stopped = []
+    for _ in range(3):
+        more = [p for p in family(pid) if p not in stopped]
+        for p in more:
+            _signal(p, signal.SIGSTOP)
+        stopped += more
+    for p in stopped:
+        _signal(p, signal.SIGKILL)
+
+
+def _signal(pid, sig):
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        pass  # ended meanwhile
 
 
 def _report_end(sock, current):

@@ -13,7 +13,8 @@ protected a run:
   it started, even ones that called setsid();
 * a private root file system: an empty tmpfs holding read-only binds of /usr,
   /etc and the Python installation, a fresh /proc, four harmless devices, and
-  one writable 64 MB tmpfs, /scratch, with this student's files only. The
+  one writable tmpfs, /scratch, with this student's files only, as large and holding as
+  many files and folders as the sandbox may write (``scratch_tmpfs``, scratch.py). The
   project (solutions, graders), the other submissions and the output folder
   are simply not there; nor are the hooks an editable install leaves in the
   library folder (they name the project's path), which are covered by empty
@@ -124,14 +125,14 @@ def close_fds(keep=()):
                 pass
 
 
-def reset(scratch, files):
+def reset(scratch, files, tmpfs):
     """In the namespace's init, between two student processes: a clean sandbox.
 
     Every other process in the namespace is killed and reaped (kill(-1) from
     PID 1 reaches them all, even ones that called setsid), the scratch folder
-    becomes a fresh tmpfs holding the student's files as they were handed in,
-    and the next process gets a new IPC namespace, so nothing one exercise file
-    left behind (processes, files, shared memory) reaches the next.
+    becomes a fresh tmpfs (mounted with the options ``tmpfs``) holding the student's
+    files as they were handed in, and the next process gets a new IPC namespace, so
+    nothing one exercise file left behind (processes, files, shared memory) reaches the next.
     """
     try:
         os.kill(-1, signal.SIGKILL)
@@ -146,7 +147,7 @@ def reset(scratch, files):
             continue
     os.chdir("/")
     _check(_libc.umount2(scratch.encode(), ctypes.c_int(MNT_DETACH)), f"umount {scratch}")
-    _fresh_scratch(scratch, files)
+    _fresh_scratch(scratch, files, tmpfs)
     os.chdir(scratch)
     _check(_libc.unshare(ctypes.c_int(CLONE_NEWIPC)), "unshare")
 
@@ -174,8 +175,9 @@ def _makedirs(path, mode=0o755):
     os.makedirs(path, mode=mode, exist_ok=True)
 
 
-def build_root(libraries, files, newroot="/tmp"):
-    """Replace the file system by a minimal one and enter it (see the module's docstring).
+def build_root(libraries, files, tmpfs, newroot="/tmp"):
+    """Replace the file system by a minimal one and enter it (see the module's docstring); the
+    scratch folder is a tmpfs mounted with the options ``tmpfs`` (``scratch_tmpfs``).
 
     Sources are opened, and their install hooks listed, before the new root
     covers ``newroot``, so a library folder below it (a virtualenv in /tmp)
@@ -209,7 +211,7 @@ def build_root(libraries, files, newroot="/tmp"):
     _mount("proc", newroot + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     box = newroot + SCRATCH
     _makedirs(box)
-    _fresh_scratch(box, files)
+    _fresh_scratch(box, files, tmpfs)
     _mount(None, newroot, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chdir(newroot)
     _mount(newroot, "/", None, MS_MOVE)
@@ -233,10 +235,16 @@ def _install_hooks(folder):
     return [n for n in found if os.path.isfile(f"{folder}/{n}") and not os.path.islink(f"{folder}/{n}")]
 
 
-def _fresh_scratch(path, files):
-    """A new 64 MB tmpfs at ``path`` holding the student's ``files``, which the sandbox's user
-    may write (this tmpfs is in the sandbox's own mount namespace: nobody else sees it)."""
-    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=777")
+def scratch_tmpfs(cfg):
+    """The scratch tmpfs's options: the size and the files and folders (nr_inodes counts its
+    root too) the sandbox may write (``cfg``: Limits, graders/sandbox/zygote.py)."""
+    return f"size={cfg['scratch_mb']}m,nr_inodes={cfg['scratch_entries'] + 1},mode=777"
+
+
+def _fresh_scratch(path, files, tmpfs):
+    """A new tmpfs at ``path`` (options ``tmpfs``) holding the student's ``files``, which the sandbox's
+    user may write (this tmpfs is in the sandbox's own mount namespace: nobody else sees it)."""
+    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, tmpfs)
     write_files(path, files)
     for dirpath, _, filenames in os.walk(path):
         os.chmod(dirpath, 0o777)
@@ -276,7 +284,7 @@ def enter(cfg, files):
     userns = os.getuid() != 0
     measures = [enter_namespaces()]
     fork_into_pid_namespace()
-    build_root(cfg["libraries"], files)
+    build_root(cfg["libraries"], files, scratch_tmpfs(cfg))
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     measures.append("a private read-only file system holding only system libraries, Python and a "
                     "writable scratch folder with this student's files")

@@ -11,6 +11,8 @@ import os
 import signal
 import time
 
+TIDY = 0.1  # seconds between two tidyings while the zygote waits: what a sandbox left running lives no longer
+
 
 class Places:
     """What the zygote makes for each sandbox and removes once it has ended: its cgroup, and
@@ -36,16 +38,19 @@ class Places:
         self.boxes[pid] = (conn, n, cgroup[0])
 
     def tidy(self):
-        """Reap the sandboxes that have ended, remove what was theirs, kill strays."""
+        """Kill strays, reap the sandboxes that have ended and remove what was theirs (strays
+        first: none of them may still be writing to a folder that is being removed)."""
+        for pid in children():
+            if pid not in self.boxes:
+                kill(pid)
         for pid in reap():
             conn, n, dirs = self.boxes.pop(pid, (None, None, None))
             if self.tree is not None and dirs:
                 self.tree.release(dirs)
             if self.run is not None and n is not None:
                 self.run.release(n)
-        for pid in children():
-            if pid not in self.boxes:
-                kill(pid)
+        if self.run is not None:
+            self.run.retry()
 
     def of(self, conn):
         return [pid for pid, (owner, _, _) in self.boxes.items() if owner is conn]

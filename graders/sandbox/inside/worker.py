@@ -133,11 +133,35 @@ def _encode_numpy(np, x):
     return {"__nd__": meta}
 
 
+ARENA = []  # the memory the grader shares for the arguments it reads back after a call (sandbox/arena.py)
+
+
+def open_arena(fd):
+    """Map the grader's arena (its fd, inherited), if it sent one; the fd is closed either way."""
+    import mmap
+
+    try:
+        ARENA[:] = [mmap.mmap(fd, os.fstat(fd).st_size)]
+    except (OSError, ValueError):
+        ARENA.clear()
+    finally:
+        os.close(fd)
+
+
 def decode(x):
     """Turn the parent's plain data back into arguments."""
     if isinstance(x, list):
         return [decode(v) for v in x]
     if isinstance(x, dict):
+        if "__arena__" in x:  # a view of the arena: the grader reads it back after the call
+            import numpy as np
+
+            m = x["__arena__"]
+            dtype, shape = np.dtype(m["dtype"]), tuple(m["shape"])
+            count = 1
+            for n in shape:
+                count *= n
+            return np.frombuffer(ARENA[0], dtype=dtype, count=count, offset=m["offset"]).reshape(shape)
         if "__nd__" in x:
             import numpy as np
 
