@@ -68,6 +68,22 @@ def test_a_file_that_rewrites_the_worker_scores_what_its_honest_twin_scores(tmp_
     assert honest[LOSES[slug]] == (0.0, "failed")
 
 
+FORGERIES = sorted((p.parent.name, p.stem) for p in (HERE / "hostile" / "forge_unchanged").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("technique, slug", FORGERIES)
+def test_a_forged_report_of_the_arguments_changes_nothing(tmp_path, technique, slug):
+    """Issue 35, finding 3: an in-place function that rewrote the worker's report of its arguments (by
+    walking frames, through the garbage collector, by replacing a module's global) scored 10/10 instead
+    of 9/10. The grader now reads the arguments itself from memory it shares (sandbox/arena.py)."""
+    source = (HERE / "hostile" / "forge_unchanged" / technique / f"{slug}.py").read_text(encoding="utf-8")
+    rewriting, honest = _graded(tmp_path, "rewriting", slug, source), _graded(tmp_path, "honest", slug, twin(source))
+    differ = {name: (rewriting[name], honest[name]) for name in honest if rewriting[name] != honest[name]}
+    assert not differ, f"(the rewriting file, its honest twin) where they differ: {differ}"
+    assert honest[LOSES[slug]] == (0.0, "failed")
+    assert sum(points for points, _ in honest.values()) > 0  # the rest of it is right
+
+
 def test_a_required_exception_from_a_library_call_keeps_the_points_with_a_tip():
     result = grade_file("worked_example", ALTERNATIVES / "worked_example" / "head_dim_np_split.py")
     check = next(c for c in result.checks if c.name.startswith("head_dim raises ValueError"))

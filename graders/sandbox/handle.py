@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from .inside import worker as protocol
+from .arena import Arena
 from .box import Box
 from .clock import Stopwatch
 from .errors import Crashed, Timeout, exit_words, scratch_words
@@ -84,6 +85,7 @@ class Sandbox:
         self._allowance = [MAX_MESSAGE, MAX_TOKENS]  # bytes and values left for the answers to a request
         self._batch = False  # the request is a batch: answered call by call, its last message says "done"
         self._drains = []
+        self.arena = None  # Arena: where this process reads back the arguments of a call (arena.py)
 
     def want(self, name):
         """Make sure the sandbox holds ``name`` (an exercise file) whatever else the folder holds.
@@ -150,11 +152,14 @@ class Sandbox:
         self.report = SandboxReport.read(hello.get("sandbox"))
 
     def _fork(self) -> bool:
-        """Ask the sandbox's init for a fresh process on four new pipes."""
+        """Ask the sandbox's init for a fresh process on four new pipes, and the box's arena."""
         pipes = [os.pipe() for _ in range(4)]
         (req_r, req_w), (res_r, res_w), (out_r, out_w), (err_r, err_w) = pipes
+        if self.arena is None:
+            self.arena = Arena.make()
+        shared = [self.arena.fd] if self.arena is not None else []
         try:
-            started = self.box.fork([req_r, res_w, out_w, err_w], self.import_timeout)
+            started = self.box.fork([req_r, res_w, out_w, err_w, *shared], self.import_timeout)
         finally:
             for fd in (req_r, res_w, out_w, err_w):
                 os.close(fd)
@@ -230,6 +235,9 @@ class Sandbox:
         box, self.box = self.box, None
         if box is not None:
             box.end()
+        arena, self.arena = self.arena, None
+        if arena is not None:
+            arena.close()
 
     close = kill
 

@@ -132,7 +132,7 @@ def init(sock, cfg, files, rel, notes, box, m):
             current = _report_end(sock, current)
             continue
         try:
-            msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 4)
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 12, 5)
         except OSError:
             return
         if not msg:
@@ -145,7 +145,7 @@ def init(sock, cfg, files, rel, notes, box, m):
             if _stop(sock, current, _reached(box, cfg, current, m, maps=False), m):
                 return
             sock.send(b'{"scratch": null}')
-        elif op == "fork" and len(fds) == 4 and (started == 0 or namespaced):
+        elif op == "fork" and len(fds) in (4, 5) and (started == 0 or namespaced):
             if current:
                 os.kill(current[0], signal.SIGKILL)  # the next file's process: the last one is done
                 current = _report_end(sock, current)
@@ -227,11 +227,13 @@ def student(fds, cfg, rel, folder_facts, box, m):
     """A fresh process of the sandbox for one exercise file: confine, then serve. Never returns."""
     code = 0
     try:
-        req_fd, res_fd, out_fd, err_fd = fds
+        req_fd, res_fd, out_fd, err_fd, *arena = fds  # arena: the parent's memory for arguments (arena.py)
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
-        m.jail.close_fds(keep={0, 1, 2, req_fd, res_fd})
+        m.jail.close_fds(keep={0, 1, 2, req_fd, res_fd, *arena})
         try:  # before any of the student's code runs: a failure here is the grader's
+            if arena and not m.worker.open_arena(arena[0]):
+                raise OSError("the memory shared for arguments could not be mapped")
             report = m.confine.become_student(cfg, box, m.landlock)
             # after the credentials changed (which clears it): without namespaces nothing else
             # ends this process when the sandbox is killed

@@ -136,14 +136,16 @@ def _encode_numpy(np, x):
 ARENA = []  # the memory the grader shares for the arguments it reads back after a call (sandbox/arena.py)
 
 
-def open_arena(fd):
-    """Map the grader's arena (its fd, inherited), if it sent one; the fd is closed either way."""
+def open_arena(fd) -> bool:
+    """Map the grader's arena (its fd, inherited); whether it could be. The fd is closed either way."""
     import mmap
 
     try:
         ARENA[:] = [mmap.mmap(fd, os.fstat(fd).st_size)]
+        return True
     except (OSError, ValueError):
         ARENA.clear()
+        return False
     finally:
         os.close(fd)
 
