@@ -29,20 +29,41 @@ from support.make_class import make_class
 
 STUDENTS = 3
 ATTACK = """
-import json, sys
+import json, os, sys, threading, time, urllib.request
 from distributed import Client
 from distributed.security import Security
 said = []
-for address in sys.argv[1:]:
-    for scheme, security in (("tcp", None), ("tls", Security.temporary())):  # no key; a key of its own
-        try:
-            with Client(f"{scheme}://{address}", timeout=5, security=security) as c:
-                c.run_on_scheduler(lambda: 1)
-            said.append([address, scheme, "JOINED"])
-        except Exception as exc:
-            said.append([address, scheme, type(exc).__name__])
-print(json.dumps(said))
+
+def join(address, scheme, security):  # no key; or a key of its own
+    try:
+        with Client(f"{scheme}://{address}", timeout=3, security=security) as c:
+            c.run_on_scheduler(lambda: 1)
+        said.append([address, scheme, "JOINED"])
+    except Exception as exc:
+        said.append([address, scheme, type(exc).__name__])
+
+def look(address):  # the status pages of Dask's HTTP server
+    try:
+        with urllib.request.urlopen(f"http://{address}/json/identity.json", timeout=3) as page:
+            said.append([address, "http", f"READ {page.status}"])
+    except Exception as exc:
+        said.append([address, "http", type(exc).__name__])
+
+threads = [threading.Thread(target=join, args=(address, scheme, security), daemon=True)
+           for address in sys.argv[1:] for scheme, security in (("tcp", None), ("tls", Security.temporary()))]
+threads += [threading.Thread(target=look, args=(address,), daemon=True) for address in sys.argv[1:]]
+for t in threads:
+    t.start()
+deadline = time.monotonic() + 20
+for t in threads:
+    t.join(max(0.0, deadline - time.monotonic()))
+print(json.dumps(sorted(said)), flush=True)
+os._exit(0)  # an attempt still waiting (a port that never answers) has not joined
 """
+
+
+TIMEOUT = "60"  # seconds a call may take: the slow student's call is still running while the attack goes on
+SLOW = "import time\n\n\ndef softmax(z, axis=-1):\n    time.sleep(40)\n    raise NotImplementedError\n"
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +71,12 @@ def klass(tmp_path_factory):
     """A small mixed class and the process pool's grades of it."""
     root = tmp_path_factory.mktemp("cluster_security")
     make_class(root / "class", STUDENTS, seed=11)
-    run(Options(root / "class", root / "pool", jobs=2, progress=False), say=lambda *_: None)
+    run(Options(root / "class", root / "pool", jobs=2, timeout=float(TIMEOUT), progress=False), say=lambda *_: None)
     return root / "class", root / "pool"
+
+
+def _grading(subs, out, address, *extra):
+    return cli(subs, out, address, "--timeout", TIMEOUT, *extra)
 
 
 def _attacker():
@@ -116,20 +141,24 @@ def _attack(addresses) -> list:
 
 def _refused(said) -> None:
     assert said, "the attacker found nothing to try"
-    joined = [s for s in said if s[2] == "JOINED"]
-    assert not joined, f"another user joined the cluster: {joined}"
+    joined = [s for s in said if s[2] == "JOINED" or s[2].startswith("READ")]
+    assert not joined, f"another user joined the cluster or read its pages: {joined}"
 
 
 @needs_dask
 def test_another_user_cannot_join_a_local_cluster_while_it_grades(klass, tmp_path):
     subs, pool = klass
-    proc = cli(subs, tmp_path / "out", "local:2")
+    shutil.copytree(subs, tmp_path / "class")
+    (tmp_path / "class" / "a_slow").mkdir()  # graded first, for 40 s: the cluster is there to attack
+    (tmp_path / "class" / "a_slow" / "softmax.py").write_text(SLOW)
+    proc = _grading(tmp_path / "class", tmp_path / "out", "local:2")
     said, deadline = [], time.monotonic() + 300
     try:
         while proc.poll() is None and time.monotonic() < deadline:
             found = _listening(proc.pid)
             if len(found) >= 3:  # the scheduler, and each worker's own server
                 said = _attack(found)
+                assert proc.poll() is None, "the class was graded before the attack ended: it proves nothing"
                 break
             time.sleep(0.2)
         stdout, stderr = proc.communicate(timeout=900)
@@ -138,7 +167,8 @@ def test_another_user_cannot_join_a_local_cluster_while_it_grades(klass, tmp_pat
             proc.kill()
     assert proc.returncode == 0, stderr.decode(errors="replace")[-3000:]
     _refused(said)
-    assert graded(tmp_path / "out") == graded(pool)
+    ours = {k: v for k, v in graded(tmp_path / "out").items() if "a_slow" not in k and k != "gradebook.csv"}
+    assert ours == {k: v for k, v in graded(pool).items() if k != "gradebook.csv"}
 
 
 @needs_dask
@@ -147,7 +177,8 @@ def test_another_user_cannot_join_a_tls_scheduler_and_the_grades_are_the_pools(k
     address, procs = cluster_of(tmp_path, 2)
     try:
         _refused(_attack([address.split("://", 1)[1]]))
-        proc = cli(subs, tmp_path / "out", address)
+        assert all(p.poll() is None for p in procs)  # the scheduler and its workers were there to refuse
+        proc = _grading(subs, tmp_path / "out", address)
         stdout, stderr = proc.communicate(timeout=900)
     finally:
         stop(procs)
@@ -161,22 +192,22 @@ def test_plain_tcp_is_refused_unless_insecure_and_then_every_result_says_so(klas
     subs, pool = klass
     address, procs = cluster_of(tmp_path, 1, secure=False)
     try:
-        refused = cli(subs, tmp_path / "out", address)
+        refused = _grading(subs, tmp_path / "out", address)
         _, stderr = refused.communicate(timeout=300)
         assert refused.returncode == 2
         said = stderr.decode()
         assert "neither encrypted nor authenticated" in said and "--insecure-cluster" in said
         assert "Traceback" not in said and not (tmp_path / "out").exists()
-        proc = cli(subs, tmp_path / "out", address, "--insecure-cluster")
+        proc = _grading(subs, tmp_path / "out", address, "--insecure-cluster")
         stdout, stderr = proc.communicate(timeout=900)
     finally:
         stop(procs)
     assert proc.returncode == 0, stderr.decode(errors="replace")[-3000:]
-    assert "INSECURE: 3 student(s) graded through a plain tcp:// Dask scheduler" in stdout.decode()
+    assert f"INSECURE: {STUDENTS} student(s) graded through a plain tcp:// Dask scheduler" in stdout.decode()
     for path in (tmp_path / "out").glob("students/*/results.json"):
         assert "--insecure-cluster" in json.loads(path.read_text())["extra_data"]["insecure_cluster"]
     # graded again when graded safely: the pool's files then
-    run(Options(subs, tmp_path / "out", jobs=2, progress=False), say=lambda *_: None)
+    run(Options(subs, tmp_path / "out", jobs=2, timeout=float(TIMEOUT), progress=False), say=lambda *_: None)
     assert graded(tmp_path / "out") == graded(pool)
 
 

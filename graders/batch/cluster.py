@@ -126,8 +126,10 @@ def connect(opts):
     if address.startswith("local:"):
         import logging
 
+        # no status pages: Dask's HTTP servers answer anyone, without TLS (the workers get this config)
         with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
-                              "distributed.scheduler.worker-saturation": 1.0}):
+                              "distributed.scheduler.worker-saturation": 1.0,
+                              "distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}):
             cluster = LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True,
                                    host="127.0.0.1", protocol="tls://", security=security,
                                    dashboard_address=None, silence_logs=logging.CRITICAL)

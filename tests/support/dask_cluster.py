@@ -24,7 +24,9 @@ needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="Dask distributed is not i
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
        # as the README asks of a scheduler: a student whose grading kills 2 workers gets "grading crashed"
-       "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
+       "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1",
+       # as the README's cluster has it: no status pages
+       "DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES": "[]", "DASK_DISTRIBUTED__WORKER__HTTP__ROUTES": "[]"}
 
 
 def graded(out: Path) -> dict:
