@@ -116,3 +116,13 @@ def _own_passes(tmp_path_factory, monkeypatch):
     # A grading given no caches (grade_file called by a test) shares this run's plans on disk, as
     # the commands the tests start do: each plan is recorded once per run, not once per process.
     patch_caches(monkeypatch, Settings.from_environ().plans, passes=PassStore(tmp_path_factory.mktemp("passes")))
+
+
+@pytest.fixture
+def open_folder():
+    """A folder every user may enter, as /autograder is (pytest's own tmp folders are closed to other
+    users): for the tests that run a command as another user."""
+    folder = Path(tempfile.mkdtemp(prefix="attn-open-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

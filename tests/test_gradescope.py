@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -173,15 +172,6 @@ def softmax(z, axis=-1):
             texts.append(type(exc).__name__)
     raise ValueError(" | ".join(texts))
 """
-
-
-@pytest.fixture
-def open_folder():
-    """A folder anyone may enter, as /autograder is (pytest's own are closed to other users)."""
-    folder = Path(tempfile.mkdtemp(prefix="attn-gs-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.skipif(bool(CLOSED_PYTHON), reason=f"other users cannot read this Python: {CLOSED_PYTHON}")

@@ -9,7 +9,6 @@ import pwd
 import shutil
 import stat
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -96,22 +95,13 @@ def _as(user: str, *command, group: str | None = None):
                           text=True, timeout=30, cwd="/")
 
 
-@pytest.fixture
-def open_place():
-    """A folder every user may pass through (pytest's own tmp folders are root's alone)."""
-    place = Path(tempfile.mkdtemp(prefix="attn-private-"))
-    place.chmod(0o755)
-    yield place
-    shutil.rmtree(place, ignore_errors=True)
-
-
 @ROOT_ONLY
-def test_another_user_cannot_read_the_gradebook_or_list_the_students(open_place, capsys):
-    subs, out = _class(open_place), open_place / "graded"
+def test_another_user_cannot_read_the_gradebook_or_list_the_students(open_folder, capsys):
+    subs, out = _class(open_folder), open_folder / "graded"
     _loose_out(out)
     assert _as("nobody", "cat", str(out / "gradebook.csv")).returncode == 0  # as it was: anybody's to read
     assert _grade(subs, out) == 0
-    assert _as("nobody", "ls", str(open_place)).returncode == 0  # the place is open; OUT is not
+    assert _as("nobody", "ls", str(open_folder)).returncode == 0  # the place is open; OUT is not
     for command in (["cat", str(out / "gradebook.csv")], ["ls", str(out / "students")],
                     ["cat", str(out / "students" / "ann" / "results.json")]):
         seen = _as("nobody", *command)
@@ -150,11 +140,11 @@ def test_a_group_of_graders_may_read_out_and_later_writers_keep_it(tmp_path, cap
 
 
 @ROOT_ONLY
-def test_a_member_of_the_group_reads_out_and_nobody_else_does(open_place, capsys):
+def test_a_member_of_the_group_reads_out_and_nobody_else_does(open_folder, capsys):
     name = _other_group()
     if name is None:
         pytest.skip("no group here but root's own")
-    subs, out = _class(open_place), open_place / "graded"
+    subs, out = _class(open_folder), open_folder / "graded"
     assert _grade(subs, out, "--group", name) == 0
     member, stranger = (_as("nobody", "cat", str(out / "students" / "ann" / "results.json"), group=g)
                         for g in (name, grp.getgrgid(os.getgid()).gr_name))
