@@ -17,7 +17,7 @@ import os
 import time
 from pathlib import Path
 
-from ..grading.plancache import write_atomic
+from ..grading.private import write_atomic
 from ..grading.sandboxes import MAX_FILE_BYTES
 
 FORMAT = 1
@@ -56,7 +56,7 @@ class State:
         return {"format": FORMAT, "results": {}, "hints": {}}
 
     def save(self) -> None:
-        """Write the record whole, the user's alone (file 0600, folders 0700: plancache's ``write_atomic``);
+        """Write the record whole, the user's alone (file 0600, folders 0700: private.py);
         in a read-only folder, nothing: there is nothing to remember, and nothing is lost."""
         write_atomic(self.path.parent, self.path.name, json.dumps(self.data, indent=1, sort_keys=True))
 

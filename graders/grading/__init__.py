@@ -3,6 +3,7 @@
     engine.py    grade one file: every check of its grader, against the sandboxed file
     plans.py     record a check once against the reference, replay it for every student
     plancache.py recorded plans on disk, keyed by all they depend on, out of any sandbox's sight
+    private.py   the user's own files, written whole: 0600 in folders 0700 (imports no NumPy)
     planfile.py  the file format of a plan: tagged JSON that keeps every value's exact type
     behaviour.py what a file's answers to the recorded calls do, as a signature (for the class report)
     results.py   what a grade is (a result per check), and Gradescope's results.json shape

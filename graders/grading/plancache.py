@@ -36,16 +36,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 import sysconfig
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from ..kit.checks import submission_of
 from ..sandbox.inside.jail import SYSTEM_FOLDERS
 from ..sandbox.zygote import SITE_DIRS, installed
+from .private import write_atomic
 from .planfile import FORMAT, Unsupported, plan_from_json, plan_to_json
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in a student's copy)
@@ -205,38 +204,6 @@ class PassStore(NamedFiles):
     def add(self, plan: str, name: str) -> bool:
         names = [n for n in self._names(plan) if n != name][-(self.KEEP - 1):] + [name]
         return self.put(plan, json.dumps({"key": plan, "passes": names}))
-
-
-def write_atomic(folder: Path, name: str, text: str) -> bool:
-    """Write ``folder/name`` whole or not at all (a reader never sees half a file): a file 0600
-    (mkstemp's) in a folder made owner-only (``private_folder``)."""
-    try:
-        private_folder(folder)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
-    except OSError:
-        return False
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, folder / name)
-        return True
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        return False
-
-
-def private_folder(folder: Path) -> None:
-    """Make ``folder`` 0700, and its parent (the user's cache folder) too when it has to be made:
-    what the cache holds (plans, verdicts, a learner's progress and the folders it names) is the
-    user's alone. A folder of the user's that an earlier version left open to others is closed."""
-    folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    folder.mkdir(mode=0o700, exist_ok=True)
-    st = folder.stat()
-    if stat.S_IMODE(st.st_mode) != 0o700 and st.st_uid == os.geteuid():
-        os.chmod(folder, 0o700)
 
 
 def hidden_from(sub, folder: Path | None) -> bool:
