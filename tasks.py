@@ -9,10 +9,14 @@
     python3 tasks.py test [ARGS]  add the test tools (pytest, nbgrader, a Jupyter kernel)
                                   and run the whole test suite (ARGS go to pytest)
     python3 tasks.py instructor   add nbgrader, to build and grade the course
+    python3 tasks.py hub [ARGS]   add JupyterHub, then start the course on a JupyterHub of this
+                                  machine, to try (as root; --help says more)
 
 Each command creates (or reuses) the virtual environment in .venv (ATTN_VENV
 moves it) and installs again only when pyproject.toml has changed or it needs
-an extra that is not there yet.
+an extra that is not there yet. While pip works (minutes, the first time) it
+says which packages and how far pip has got; pip's whole output goes to
+.venv/pip-install.log.
 """
 
 import sys
@@ -24,8 +28,12 @@ if sys.version_info < (3, 10):  # before anything newer Pythons alone can read
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import textwrap
+import threading
+import time
 import venv
 from pathlib import Path
 
@@ -36,6 +44,7 @@ PY = BIN / "python"
 DEMO_STUDENTS = ROOT / "demo" / "submissions"
 DEMO_OUT = ROOT / "demo-out"
 DEMO_VARIANTS = ROOT / "demo" / "variants"  # three students, each with their own numbers in hand_scores
+TICK = 15.0  # seconds between "still installing" lines in a log (a terminal gets one line, rewritten)
 
 
 def run(*cmd, check=True) -> int:
@@ -54,17 +63,17 @@ def setup(*extras: str) -> None:
     wanted = sorted(set(extras) | set(had.get("extras", [])))
     if had.get("digest") == digest and set(extras) <= set(had.get("extras", [])) and PY.exists():
         return
-    if not PY.exists():
-        _create_venv()
-    target = "." + (f"[{','.join(wanted)}]" if wanted else "")
-    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target)
+    fresh = not PY.exists()
+    if fresh:
+        _create_venv("[1/2] ")
+    _install(wanted, "[2/2] " if fresh else "")
     stamp.write_text(json.dumps({"digest": digest, "extras": wanted}))
     if not extras:
         print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade list'", flush=True)
 
 
-def _create_venv() -> None:
-    print(f"creating the virtual environment in {_shown(VENV)}", flush=True)
+def _create_venv(step: str = "") -> None:
+    print(f"{step}creating the virtual environment in {_shown(VENV)}", flush=True)
     try:
         venv.EnvBuilder(with_pip=True).create(VENV)
     except (subprocess.CalledProcessError, OSError) as exc:
@@ -72,6 +81,139 @@ def _create_venv() -> None:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         sys.exit(f"could not create {_shown(VENV)} ({exc}).\nOn Debian or Ubuntu, Python's venv module "
                  f"comes in its own package: 'sudo apt install python{version}-venv', then run this again.")
+
+
+# ------------------------------------------------------------------ pip, and how far it has got
+def _install(extras, step: str) -> None:
+    """pip install -e .[EXTRAS], saying which packages and, while pip works, how far it has got. pip's
+    whole output goes to the venv's pip-install.log; if it fails, its last lines come to the screen."""
+    log, start = VENV / "pip-install.log", time.monotonic()
+    _say(f"{step}installing into {_shown(VENV)} {_what(extras)}. The first time takes minutes; "
+         f"pip's own output goes to {_shown(log)}", len(step))
+    cmd = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
+           "-e", "." + (f"[{','.join(extras)}]" if extras else "")]
+    seen = {"doing": "starting pip", "found": 0, "last": "", "installed": 0, "news": [], "tail": []}
+    tty, said = _terminal(), start
+    with open(log, "w", encoding="utf-8") as out:
+        out.write("+ " + " ".join(cmd) + "\n")
+        pip = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace")
+        reader = threading.Thread(target=_read, args=(pip.stdout, out, seen), daemon=True)
+        reader.start()
+        try:
+            while True:
+                try:
+                    code = pip.wait(timeout=min(1.0, TICK / 3))
+                    reader.join()
+                except subprocess.TimeoutExpired:
+                    code = None
+                now = time.monotonic()
+                while seen["news"]:
+                    _show(f"  {_took(now - start)}: {seen['news'].pop(0)}", tty)
+                    said = now
+                if code is not None:
+                    break
+                if tty:
+                    _show(f"  {_took(now - start)}: {_doing(seen)}", tty, keep=False)
+                elif now - said >= TICK:
+                    _show(f"  {_took(now - start)}: still {_doing(seen)}", tty)
+                    said = now
+        except KeyboardInterrupt:
+            pip.kill()
+            sys.exit("\ninterrupted: the same command starts the install again")
+    if tty:
+        sys.stdout.write("\r" + " " * _width() + "\r")
+    if code != 0:
+        print(f"pip failed (exit status {code}) after {_took(now - start)}; its last lines:", file=sys.stderr)
+        print("\n".join(f"    {line}" for line in seen["tail"][-15:]), file=sys.stderr)
+        sys.exit(f"the install did not finish; pip's whole output is in {_shown(log)}; "
+                 f"the same command tries again")
+    print(f"installed {seen['installed']} packages in {_took(now - start)}", flush=True)
+
+
+def _read(stream, log, seen: dict) -> None:
+    """pip's output, line by line, into the log and into ``seen``: what pip is doing, what was found."""
+    for line in stream:
+        log.write(line)
+        log.flush()
+        seen["tail"] = [*seen["tail"][-24:], line.rstrip()]
+        text = line.strip()
+        found = re.match(r"(?:Collecting|Requirement already satisfied:) ([\w.-]+)|Processing \S*/([\w.]+)", text)
+        if found:
+            if not seen["found"]:
+                seen["news"].append("finding the packages (downloading those not in pip's cache)")
+            seen["found"] += 1
+            seen["last"] = found.group(1) or found.group(2)
+            seen["doing"] = "finding the packages"
+        elif text.startswith("Installing build dependencies") and seen["doing"] == "starting pip":
+            seen["doing"] = "preparing attn-grade's own package"
+            seen["news"].append(seen["doing"])
+        elif text.startswith(("Building wheel", "Building editable")):
+            seen["doing"] = "building attn-grade's package"
+        elif text.startswith("Installing collected packages:"):
+            seen["doing"] = f"installing {len(text.split(':', 1)[1].split(','))} packages"
+            seen["news"].append(f"{seen['doing']}, often the longest step")
+        elif text.startswith("Successfully installed"):
+            seen["installed"] = len(text.split()) - 2
+
+
+def _doing(seen: dict) -> str:
+    if seen["doing"] == "finding the packages":
+        return f"finding the packages: {seen['found']} so far, the last {seen['last']}"
+    return seen["doing"]
+
+
+def _what(extras) -> str:
+    """The packages pyproject.toml names for attn-grade itself and for each extra, as a sentence."""
+    try:
+        text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+        try:
+            import tomllib
+
+            project = tomllib.loads(text)["project"]
+            lists = {"": project["dependencies"], **project.get("optional-dependencies", {})}
+        except ImportError:  # Python 3.10: the lists read plainly
+            blocks = re.finditer(r"^([\w-]+)\s*=\s*\[(.*?)\]", re.sub(r"#[^\n]*", "", text), re.S | re.M)
+            lists = {"" if m.group(1) == "dependencies" else m.group(1): re.findall(r'"([^"]+)"', m.group(2))
+                     for m in blocks}
+        names = {k: [re.match(r"[A-Za-z0-9_.-]+", d).group(0) for d in v] for k, v in lists.items()}
+    except (OSError, KeyError, AttributeError, ValueError):
+        return "the project" + "".join(f", its {e!r} extra" for e in extras) + " and what they need"
+    named, parts = [], []
+    for group in ("", *extras):
+        new = [n for n in names.get(group, []) if n not in named]
+        named += new
+        label = f"the {group!r} extra" if group else "attn-grade's own"
+        if new:
+            parts.append(f"{', '.join(new)} ({label})")
+    return f"{len(named)} packages and what they need in turn: " + "; ".join(parts)
+
+
+def _say(text: str, indent: int = 0) -> None:
+    print(textwrap.fill(text, 79, subsequent_indent=" " * indent, break_long_words=False, break_on_hyphens=False),
+          flush=True)
+
+
+def _show(text: str, tty: bool, keep: bool = True) -> None:
+    """A progress line: in a log, printed; on a terminal, written over the last one (kept if ``keep``)."""
+    if not tty:
+        print(text[:79], flush=True)
+        return
+    sys.stdout.write("\r" + text[:_width()].ljust(_width()) + ("\n" if keep else ""))
+    sys.stdout.flush()
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _width() -> int:
+    return max(20, min(shutil.get_terminal_size().columns, 120) - 1)
+
+
+def _took(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
 
 
 def _shown(path: Path) -> str:
@@ -136,8 +278,9 @@ def main(argv) -> int:
         return 0
     if command == "instructor":
         setup("course")
-        print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade course build' "
-              f"(README: Running the course with nbgrader)", flush=True)
+        print()
+        _say(f"ready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade course build' "
+             f"(README: Running the course with nbgrader)")
         return 0
     if command == "lessons":
         return lessons()
@@ -145,6 +288,9 @@ def main(argv) -> int:
         return demo()
     if command == "test":
         return test(extra)
+    if command == "hub":  # the hub's own process: Ctrl-C must reach its clean-up, not a wrapper's kill
+        setup("hub")
+        os.execv(str(PY), [str(PY), "-m", "graders.classroom.hub", *extra])
     print(f"unknown command {command!r}\n{__doc__}", file=sys.stderr)
     return 2
 

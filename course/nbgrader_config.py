@@ -47,5 +47,11 @@ c.Autograde.autograde_preprocessors = [RefuseUnhardened if step is Execute else 
 c.HTMLExporter.extra_template_basedirs = mathpages.template_basedirs()
 c.HTMLExporter.filters = {"markdown2html": mathpages.markdown2html}
 
+# `nbgrader export` works the late penalty out on the current scores, hand marks included, as
+# `attn-grade export --nbgrader-course` does: a mark given after grading is never exported unpenalised.
+from graders.classroom.nblate import CurrentCsvExport  # noqa: E402
+
+c.ExportApp.plugin_class = CurrentCsvExport
+
 if (_here / "nbgrader_config_local.py").is_file():
     load_subconfig("nbgrader_config_local.py")  # noqa: F821 - nbgrader provides load_subconfig

@@ -7,6 +7,8 @@ grades again and looks at nbgrader's gradebook.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -137,3 +139,70 @@ def test_formgraders_autograde_button_refuses_naming_the_hardened_command(course
     assert not outcome["success"]
     assert "attn-grade grade" in outcome.get("log", "") + outcome.get("error", "")
     assert nbkit.nbgrader_scores(course) == before
+
+
+def _late_and_marked_after_grading(course: Path, out: Path) -> str:
+    """Under "zero", ref hands in a day late and is graded; then a person marks ref's proof 3/4.
+    Return what grading said."""
+    (course / "nbgrader_config_local.py").write_text('c = get_config()\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    with _gradebook(course) as gb:
+        gb.update_or_create_assignment("part1_scores", duedate="2029-12-31 12:00:00 UTC")  # submitted 2030-01-01
+    with capture() as said:
+        assert _grade(course, out) == 0
+    with _gradebook(course) as gb:
+        grade = gb.find_grade("variance_proof-proof", "variance_proof", "part1_scores", "ref")
+        grade.manual_score, grade.needs_manual_grade = 3.0, False  # formgrader's score box, after grading
+        gb.db.commit()
+    return said.getvalue()
+
+
+def capture():
+    return contextlib.redirect_stdout(io.StringIO())
+
+
+def _exports(course: Path, out: Path, capsys) -> tuple[float, float]:
+    """ref's part1_scores in `attn-grade export --nbgrader-course` and in `nbgrader export`."""
+    import csv
+
+    capsys.readouterr()
+    assert main(["export", str(out), "--format", "csv", "--to", "-", "--nbgrader-course", str(course),
+                 "--allow-ungraded"]) == 0
+    ours = {r["student"]: r["score"] for r in csv.DictReader(capsys.readouterr().out.splitlines())
+            if r["assignment"] == "part1_scores"}
+    subprocess.run([nbkit._exe("nbgrader"), "export", "--log-level=ERROR"], cwd=course, check=True,
+                   capture_output=True, env=nbkit._env())
+    theirs = {r["student_id"]: r["score"] for r in csv.DictReader((course / "grades.csv").open())
+              if r["assignment"] == "part1_scores"}
+    return float(ours["ref"]), float(theirs["ref"])
+
+
+def test_a_late_student_marked_by_hand_after_grading_is_penalised_in_both_exports(course, capsys):
+    """The late penalty is worked out on the score as it is when exported, hand marks included:
+    under "zero" a late ref exports 0 from both, not the 3 points a person gave after grading."""
+    course, out = course
+    said = _late_and_marked_after_grading(course, out)
+    assert "late, under the course's policy:" in said and "  ref part1_scores: late by 1 d: -" in said, said
+    with _gradebook(course) as gb:
+        sub = gb.find_submission("part1_scores", "ref")
+        assert sub.score > 3 and sub.total_seconds_late > 0  # the hand mark is in, and it is late
+    assert _exports(course, out, capsys) == (0.0, 0.0)
+
+
+def test_an_extension_puts_a_late_student_back_on_time_in_both_exports(course, capsys):
+    course, out = course
+    _late_and_marked_after_grading(course, out)
+    capsys.readouterr()
+    assert main(["extend", "--nbgrader-course", str(course)]) == 0
+    listed = capsys.readouterr().out
+    assert "ref part1_scores: late by 1 d: -" in listed and "points under the course" in listed, listed
+    assert main(["extend", "--nbgrader-course", str(course), "ref", "part1_scores", "--by", "2d"]) == 0
+    assert "ref has an extension of 2d for part1_scores: on time now" in capsys.readouterr().out
+    with _gradebook(course) as gb:
+        raw = gb.find_submission("part1_scores", "ref").score
+        assert all(nb.late_submission_penalty is None  # stored again: formgrader agrees
+                   for nb in gb.find_submission("part1_scores", "ref").notebooks)
+    assert _exports(course, out, capsys) == pytest.approx((raw, raw))
+    assert main(["extend", "--nbgrader-course", str(course), "ref", "part1_scores", "--by", "0"]) == 0
+    assert "ref has no extension for part1_scores: still late by 1 d" in capsys.readouterr().out
+    assert main(["extend", "--nbgrader-course", str(course), "ref", "part1_scores", "--by", "2 days"]) == 2
+    assert "is not a duration" in capsys.readouterr().err

@@ -206,14 +206,17 @@ def test_only_the_autograde_command_is_refused_at_once(argv, environ, refused):
 
 
 def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path, capsys):
-    """Hand-marked points in and the late penalty off, as in `nbgrader export`, cell for cell; a
-    grade still waiting for a person's mark is refused, or left empty with --allow-ungraded."""
+    """Hand-marked points in and the late penalty off (an extension honoured), as in `nbgrader export`,
+    cell for cell; a grade still waiting for a person's mark is refused, or left empty with --allow-ungraded."""
+    import datetime
+
     from nbgrader.api import Gradebook
 
     from graders.cli import main
 
     course, _, _, env = graded
     course = Path(shutil.copytree(course, tmp_path / "course", symlinks=True))
+    (course / "nbgrader_config_local.py").write_text('c = get_config()\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         hand = [g for e in registry.of_assignment(PART) for g in gb.find_submission_notebook(e.slug, PART, "ref").grades
                 if g.needs_manual_grade]
@@ -221,7 +224,10 @@ def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path,
         for g in hand:  # a person marks them, as formgrader does
             g.manual_score, g.needs_manual_grade = g.max_score / 2, False
         proof = hand[0]
-        gb.find_submission_notebook("hand_scores", PART, "mutant").late_submission_penalty = 1.0
+        gb.update_or_create_assignment(PART, duedate="2029-12-31 12:00:00 UTC")
+        for student in ("ref", "mutant"):  # both hand in a day late
+            gb.find_submission(PART, student).timestamp = datetime.datetime(2030, 1, 1, 12)
+        gb.grant_extension(PART, "ref", days=2)  # but ref has an extension
         waiting = [g for g in gb.find_submission_notebook(proof.notebook.name, PART, "stub").grades
                    if g.name == proof.name][0]
         waiting.needs_manual_grade = True  # stub's proof waits for a person
@@ -244,8 +250,8 @@ def test_export_gives_the_course_grade_as_nbgrader_export_does(graded, tmp_path,
     assert ours["stub"] == ("", theirs["stub"][1])
     for student in ("ref", "mutant"):
         assert (float(ours[student][0]), ours[student][1]) == pytest.approx(theirs[student]), student
-    assert theirs["mutant"][0] < float(_raw(course, "mutant")) and theirs["ref"][0] > sum(
-        e.points for e in registry.of_assignment(PART))  # the penalty and the hand mark are in
+    assert theirs["mutant"][0] == 0 < float(_raw(course, "mutant")) and theirs["ref"][0] > sum(
+        e.points for e in registry.of_assignment(PART))  # the penalty ('zero') and the hand mark are in
     assert main(["export", str(out), "--format", "canvas", "--to", "-", "--nbgrader-course", str(course),
                  "--allow-ungraded"]) == 0
     rows = {r[3]: r for r in csv.reader(capsys.readouterr().out.splitlines()[2:])}  # by SIS Login ID

@@ -6,8 +6,9 @@ assignments asked for) and nothing else. From them: each check's share of
 students who lost points on it, with "not attempted" (the stub untouched, the
 file missing, the function not defined) kept apart from "wrong", and the most
 common hint the wrong ones got; the known mistakes across the class (the hints:
-"It looks like ..."), ranked; and the submissions that could not be graded, by
-cause. A check that judged no answer (the file unreadable or not importable,
+"It looks like ..."), ranked, each student once per mistake however many
+checks name it (``one_each``); and the submissions that could not be graded,
+by cause. A check that judged no answer (the file unreadable or not importable,
 the code hung or ended its worker) is neither right nor wrong: it counts under
 its cause in ``errors``, and is left out of that check's shares. A check SymPy
 could not settle waits for a person (``waiting``): it is not wrong either, and
@@ -40,6 +41,8 @@ CAUSES = (  # (cause, words in the reason that tell it), first match wins
                     "larger than")),
     ("error at import", ("raised", "importing")),
 )
+BOTH = re.compile(r"there are two mistakes: (.+?); and (.+)", re.S)  # kit/catalogue.py's both()
+WORD = re.compile(r"\w+|[^\w\s]")  # a hint's words and signs, as one_each compares them
 # A hint that clears a step ("your scaling step ... is right, so the problem is in dot_variance()") names no mistake.
 EXONERATES = re.compile(r"\bis right, so the problem is in\b")
 
@@ -168,14 +171,38 @@ def items(klass: Class) -> list[Item]:
 
 def mistakes(klass: Class) -> list[tuple]:
     """(mistake, students who made it, their share), most common first: each student once per mistake,
-    however many checks or exercises named it (graders word one mistake alike: kit/models.py's NO_SHIFT); a hint that
-    clears a step (EXONERATES) is not a mistake."""
+    however many checks or exercises named it (graders word one mistake alike: kit/models.py's NO_SHIFT,
+    and where the checks of one exercise word it otherwise, ``one_each`` tells); a hint that clears a
+    step (EXONERATES) is not a mistake."""
     counts = Counter()
     for s in klass.students:
-        hints = {hint_of(t["output"]) for t in s.tests if t["max_score"]} - {""}  # not a note, nor a comment
-        counts.update({h for h in hints if not EXONERATES.search(h)})
+        named = set()
+        for slug in {t["exercise"] for t in s.tests}:
+            hints = {hint_of(t["output"]) for t in s.tests if t["exercise"] == slug and t["max_score"]} - {""}
+            named |= one_each(h for h in hints if not EXONERATES.search(h))  # not a note, nor a comment
+        counts.update(named)
     n = max(len(klass.students), 1)
     return [(hint, k, k / n) for hint, k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def one_each(hints) -> set:
+    """The mistakes the ``hints`` of one student's exercise name, each once. A hint naming two
+    (kit/catalogue.py's ``both``) names each of them; a hint that says all another says and more (a
+    qualifier, an explanation, the step it shows in: "the factor 1/√d_k was not squared" beside "the
+    factor was not squared") is that one, as the checks of one exercise word it."""
+    found = set()
+    for hint in hints:
+        two = BOTH.fullmatch(hint)
+        found |= set(two.groups()) if two else {hint}
+    words = {h: WORD.findall(h) for h in found}
+    return {h for h in found if not any(len(words[o]) < len(words[h]) and _within(words[o], words[h])
+                                        for o in found)}
+
+
+def _within(short: list, long: list) -> bool:
+    """Whether the words of ``short`` are among those of ``long``, in order."""
+    rest = iter(long)
+    return all(word in rest for word in short)
 
 
 def errors(klass: Class) -> dict:

@@ -3,7 +3,11 @@
 OUT/report.html holds its plots as embedded PNG images (matplotlib), its
 styles and a few lines of script (a sortable table) inline, and every
 student's feedback as text: it opens in any browser, from a disk or a mail,
-with no server and no network. The figures come from analysis.py.
+with no server and no network. The figures come from analysis.py; the students
+table and their feedback from classstudents.py, by the roster's names where a
+roster gives them (roster.py: an nbgrader course's, ``--roster FILE`` or
+OUT/roster.csv); with ``--nbgrader-course`` the course's grades beside the
+automatic points (coursegrades.py).
 """
 
 from __future__ import annotations
@@ -17,8 +21,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..grading.report import pts
-from ..grading.results import waiting_in
-from . import analysis, comments, copying, groups
+from . import analysis, classstudents, comments, copying, coursegrades, groups, roster
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
@@ -29,11 +32,14 @@ th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowr
 td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
 .pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}td.mk{min-width:16em}
 .muted{color:#777}.wide{overflow-x:auto}.wait{background:#ffe08a;padding:0 .3em;border-radius:.2em;font-size:.85em}
+td.who{min-width:9em;max-width:18em;overflow-wrap:anywhere}.late{color:#a40;font-size:.85em}
+summary{overflow-wrap:anywhere}th.group{text-align:center;cursor:default;border-bottom:1px solid #ddd}
+#course-grades th.n{white-space:normal}
 """
 SCRIPT = """
 window.onerror=function(){document.body.dataset.errors=(+document.body.dataset.errors||0)+1};
 document.querySelectorAll('table.sortable').forEach(function(t){
-  t.querySelectorAll('th').forEach(function(th,i){th.addEventListener('click',function(){
+  Array.from(t.tHead.rows[t.tHead.rows.length-1].cells).forEach(function(th,i){th.addEventListener('click',function(){
     var rows=Array.from(t.tBodies[0].rows),up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';
     rows.sort(function(a,b){var x=a.cells[i].dataset.v||a.cells[i].textContent,y=b.cells[i].dataset.v||b.cells[i].textContent;
       var p=parseFloat(x),q=parseFloat(y),c=(isNaN(p)||isNaN(q))?x.localeCompare(y):p-q;return up?c:-c});
@@ -91,14 +97,17 @@ def _pct(k, n) -> str:
     return f"{100 * k / n:.0f} %" if n else "–"
 
 
-def render(klass: analysis.Class, comments: dict | None = None, found: list | None = None) -> str:
+def render(klass: analysis.Class, comments: dict | None = None, found: list | None = None,
+           names: dict | None = None, course: coursegrades.Course | None = None) -> str:
     """The report's page; ``comments``: group key -> the instructor's comment (comments.py); ``found``:
-    the evidence of possible copying (copying.py)."""
-    e = html.escape
+    the evidence of possible copying (copying.py); ``names``: student -> "Last, First" (roster.py);
+    ``course``: the nbgrader course's grades (coursegrades.py)."""
+    e, names = html.escape, names or {}
     n = len(klass.students)
     mean = sum(s.total for s in klass.students) / n if n else 0.0
     parts = [f"<h1>How the class did</h1><p>{n} student(s); mean total {mean:.2f} of {pts(klass.max_total)} "
-             f"({', '.join(x.slug for x in klass.exercises)}).</p>", "<h2>Distribution</h2>", *plots(klass)]
+             f"({', '.join(x.slug for x in klass.exercises)}).{_course_line(course)}</p>", "<h2>Distribution</h2>",
+             *plots(klass)]
     parts.append("<h2>Checks most often lost</h2><p class=muted>Share of students who lost points on each check: "
                  "<b>wrong</b> answers (red) apart from <b>not attempted</b> (grey: the stub untouched, the file "
                  "missing, the function not defined), with the hint the wrong answers got most often. A check that "
@@ -129,30 +138,39 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
                                     for h, k, _ in known) + "</tbody></table></div>" if known else "<p>No known mistake was recognised.</p>"))
     errs = analysis.errors(klass)
     parts.append("<h2 id=ungraded>Submissions that could not be graded</h2>" + ("".join(
-        f"<h3>{e(cause)} ({len(v)})</h3><ul>" + "".join(f"<li>{e(s)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
+        f"<h3>{e(cause)} ({len(v)})</h3><ul>"
+        + "".join(f"<li>{roster.who(s, names)}, {e(x)}: {e(r)}</li>" for s, x, r in v) + "</ul>"
         for cause, v in errs.items()) if errs else "<p>None.</p>"))
-    parts.append(_waiting(klass))
+    parts.append(_waiting(klass, names))
     parts.append("<h2>Integrity flags</h2>" + ("<p class=muted>For a person to look at; they changed no score.</p><ul>"
-                 + "".join(f"<li>{e(f['student'])} {e(f['where'])}: <b>{e(f['kind'])}</b>: {e(f['detail'])}</li>"
+                 + "".join(f"<li>{roster.who(f['student'], names)} {e(f['where'])}: <b>{e(f['kind'])}</b>: "
+                           f"{e(f['detail'])}</li>"
                            for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>" if klass.flags == []
                  else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
                       "here; run attn-grade grade again to scan the submissions.</p>"))
     parts.append(groups.section(klass, comments or {}))
     parts.append(copying.section(found or [], klass))
-    parts.append(_students(klass))
+    if course is not None:
+        parts.append(coursegrades.section(klass, course, names))
+    parts.append(classstudents.section(klass, names))
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Class report</title>"
             f"<style>{STYLE}</style></head><body data-errors=0>{''.join(parts)}<script>{SCRIPT}</script>"
             f"</body></html>\n")
 
 
-def _waiting(klass: analysis.Class) -> str:
+def _course_line(course) -> str:
+    return "" if course is None else (f" Beside them, the course's grades: hand marks in, late penalty off "
+                                      f"(<a href='#course'>Course grades</a>).")
+
+
+def _waiting(klass: analysis.Class, names: dict) -> str:
     """The section on the checks that wait for a person: whose, which, how many points."""
     e = html.escape
     found = analysis.waiting(klass)
     if not found:
         return "<h2 id=waiting>Waiting for a person</h2><p>None: SymPy settled every exact answer.</p>"
-    rows = "".join(f"<tr><td>{e(s)}</td><td>{e(x)}</td><td>{e(c)}</td><td class=n>{pts(p)}</td></tr>"
-                   for s, x, c, p in found)
+    rows = "".join(f"<tr><td>{roster.who(s, names)}</td><td>{e(x)}</td><td>{e(c)}</td><td class=n>{pts(p)}"
+                   f"</td></tr>" for s, x, c, p in found)
     total = sum(p for *_, p in found)
     return (f"<h2 id=waiting>Waiting for a person ({len({s for s, *_ in found})} student(s))</h2>"
             f"<p class=muted>Exact answers SymPy could not settle within its time bound: each check scored 0 "
@@ -164,48 +182,6 @@ def _waiting(klass: analysis.Class) -> str:
             f"</table></div>")
 
 
-def _pending_mark(student, slug: str) -> str:
-    """" needs a person" after a score whose exercise has a check waiting for one, else ""."""
-    found = [p for x, _, p in waiting_in({"tests": student.tests}) if x == slug]
-    return f" <span class=wait title='{pts(sum(found))} point(s) pending a person&#39;s check'>needs a person</span>" \
-        if found else ""
-
-
-def _variant(student, slug: str) -> str:
-    """" v39" after a score graded on the student's own numbers (variant 39), else ""."""
-    v = student.variants.get(slug)
-    return f" <span class=muted title='graded on variant {v}'>v{v}</span>" if v else ""
-
-
-def _students(klass: analysis.Class) -> str:
-    from ..grading.report import PAGE_WIDTH, render_text
-    from ..grading.results import from_gradescope
-
-    e = html.escape
-    head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
-    varied = any(s.variants for s in klass.students)  # graded with variants: each score says on which
-    rows, pages = [], []
-    for i, s in enumerate(klass.students):
-        cells = "".join(f"<td class=n data-v='{s.scores[x.slug]!r}'>{pts(s.scores[x.slug])}{_variant(s, x.slug)}"
-                        f"{_pending_mark(s, x.slug)}</td>" for x in klass.exercises)
-        rows.append(f"<tr><td data-v='{e(s.name)}'><a href='#fb{i}'>{e(s.name)}</a></td>{cells}"
-                    f"<td class=n data-v='{s.total!r}'>{pts(s.total)}</td></tr>")
-        text = render_text(from_gradescope({"tests": s.tests, "extra_data": {"variants": s.variants}}), color=False,
-                           width=PAGE_WIDTH)
-        found = waiting_in({"tests": s.tests})
-        waits = f" ({pts(sum(p for *_, p in found))} pending a person's check)" if found else ""
-        pages.append(f"<details id=fb{i}><summary>{e(s.name)}: {pts(s.total)}/{pts(klass.max_total)}{waits}</summary>"
-                     f"<pre>{e(text)}</pre></details>")
-    key = " A score on a student's own numbers says which (<span class=muted>v39</span>: variant 39)." if varied else ""
-    if analysis.waiting(klass):
-        key += (" <span class=wait>needs a person</span>: a check of that exercise waits for a person's check "
-                "(<a href='#waiting'>Waiting for a person</a>).")
-    return (f"<h2>Students</h2><p class=muted>Click a heading to sort; a name opens that student's feedback.{key}"
-            f"</p><div class=wide><table class=sortable id=students><thead><tr><th>student</th>{head}"
-            f"<th class=n>total</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-            f"<h2>Feedback</h2>{''.join(pages)}")
-
-
 # ------------------------------------------------------------------ the command
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -214,11 +190,20 @@ def register(subparsers) -> None:
                     "distribution of totals and per exercise, the checks most often lost (wrong apart from not "
                     "attempted) with their most common hint, the known mistakes across the class, submissions "
                     "that could not be graded, the integrity flags, and a sortable table of students linked to "
-                    "their feedback. One self-contained file: no server, no network.")
+                    "their feedback, by the roster's names where one is given. With --nbgrader-course, the "
+                    "course's grades too (hand marks in, late penalty off). One self-contained file: no server, "
+                    "no network.")
     p.add_argument("out", type=Path, metavar="OUT", help="the --out folder of 'attn-grade grade'")
     p.add_argument("--assignment", action="append", default=[], choices=registry.ASSIGNMENTS, metavar="NAME",
                    help="report on this assignment's exercises only (repeatable; default: every exercise in the "
                         f"gradebook); one of {', '.join(registry.ASSIGNMENTS)}")
+    p.add_argument("--nbgrader-course", type=Path, metavar="DIR",
+                   help="the nbgrader course OUT was graded for: show its grades beside the automatic points "
+                        "(a person's marks in, less the late penalty, and what lateness cost), and its roster's "
+                        "names")
+    p.add_argument("--roster", type=Path, metavar="CSV",
+                   help="the students' names: a CSV with columns id, last_name, first_name (nbgrader's 'db "
+                        "student import' form) or id, name (default: OUT/roster.csv when there is one)")
     p.set_defaults(run=_run)
 
 
@@ -244,7 +229,19 @@ def _run(parser, args) -> int:
     except comments.CommentError as exc:
         print(f"attn-grade report: {exc}; the report shows no comment", file=sys.stderr)
         notes = {}
+    try:
+        names, course = roster.of_out(out, args.roster), None
+        if args.nbgrader_course:
+            course = coursegrades.load(args.nbgrader_course, [a for a in registry.ASSIGNMENTS if any(
+                e.assignment == a for e in klass.exercises)])
+            names.update(course.names)  # the course's roster first
+    except (roster.RosterError, coursegrades.CourseError) as exc:
+        print(f"attn-grade report: {exc}", file=sys.stderr)
+        return 2
     found = copying.of_exercises(copying.evidence(out), [e.slug for e in klass.exercises])
-    write_atomic(out / "report.html", render(klass, notes, found))
-    print(f"wrote {out / 'report.html'} ({len(klass.students)} students); open it in a browser")
+    write_atomic(out / "report.html", render(klass, notes, found, names, course))
+    named = sum(1 for s in klass.students if s.name in names)
+    print(f"wrote {out / 'report.html'} ({len(klass.students)} students"
+          f"{f', {named} named by the roster' if named else ''}{', with the course grades' if course else ''}); "
+          f"open it in a browser")
     return 0

@@ -14,19 +14,25 @@ them, at least two and at most MOST, as MOSS ignores what more than ten
 programs share), so a line every solution needs is no signal. A pair is flagged
 when, with the stub's and the common fingerprints left out, the code they share
 covers SIMILAR of each file (copydetect's similarity) and at least MIN_TOKENS
-characters of filtered code. Identical answers (integrity.py) are not flagged
-again.
+characters of filtered code. Identical answers are not flagged again (identical.py
+says which of them are a sign). copydetect's spans are of its filtered code,
+whose names are one letter, so they may begin or end inside a token of the
+file; the evidence marks whole tokens (``_spans``): a span that cuts a token
+takes all of it.
 """
 
 from __future__ import annotations
 
+import bisect
 import copy
 import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+import tokenize
 from collections import defaultdict
 from itertools import combinations
 
@@ -119,7 +125,7 @@ def _compare(codes, stubs):
                 continue
             key_a, key_b = normalised(files[a][1]), normalised(files[b][1])
             if key_a is not None and key_a == key_b:
-                continue  # flagged already as identical answers (integrity.py)
+                continue  # identical answers: identical.py decides whether they are a sign
             detail = "{slug}: {share:.0f}% of the code matches {other}'s, up to names, comments and layout"
             for me, other in ((a, b), (b, a)):
                 flags.append((me, files[me][0], detail.format(slug=slug, share=100 * min(sa, sb), other=other)))
@@ -131,18 +137,53 @@ def _compare(codes, stubs):
 
 
 def _spans(code: str, slices) -> list:
-    """``code`` cut into [text, matched] pieces by copydetect's slices (starts, ends)."""
+    """``code`` cut into [text, matched] pieces by copydetect's slices (starts, ends), each matched piece
+    widened to the whole tokens it cuts and narrowed to leave out the blanks at its ends."""
+    edges = _tokens(code)
+    starts = [start for start, _ in edges]
     pieces, at = [], 0
     for start, end in sorted(zip(map(int, slices[0]), map(int, slices[1]))):
-        start, end = max(start, at), min(end, len(code))
+        start, end = _whole(edges, starts, max(start, 0), min(end, len(code)))
+        start = max(start, at)
+        if end <= start:
+            continue
         if start > at:
             pieces.append([code[at:start], False])
-        if end > start:
-            pieces.append([code[start:end], True])
-            at = end
+        pieces.append([code[start:end], True])
+        at = end
     if at < len(code):
         pieces.append([code[at:], False])
     return pieces
+
+
+def _whole(edges: list, starts: list, start: int, end: int) -> tuple[int, int]:
+    """(start, end) moved to the edges of tokens: the start of the token it begins in (or of the next one,
+    after blanks), the end of the last token it reaches into."""
+    i = bisect.bisect_right(starts, start) - 1
+    if i >= 0 and edges[i][1] > start:
+        start = edges[i][0]
+    else:
+        start = starts[i + 1] if i + 1 < len(starts) else end
+    j = bisect.bisect_left(starts, end) - 1
+    return start, (edges[j][1] if j >= 0 else start)
+
+
+def _tokens(code: str) -> list:
+    """(start, end) of each token of ``code`` (Python's, comments included), in order; where the tokenizer
+    stops, the rest as words and single characters."""
+    lines = io.StringIO(code).readlines()
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    found = []
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(code).readline):
+            if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                found.append((offsets[t.start[0] - 1] + t.start[1], offsets[t.end[0] - 1] + t.end[1]))
+    except (tokenize.TokenError, SyntaxError):
+        rest = found[-1][1] if found else 0
+        found += [(rest + m.start(), rest + m.end()) for m in re.finditer(r"\w+|\S", code[rest:])]
+    return found
 
 
 if __name__ == "__main__":

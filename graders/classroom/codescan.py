@@ -11,7 +11,8 @@ nothing to flag. What is read at all is bounded by integrity.py (MAX_SCANNED).
     defines(source)     names a cell binds at its top level
     patches(source)     what in the code reaches for the grader
     looks_around(source) what in the code searches the machine or runs code it finds
-    normalised(source)  a digest of the tokens without comments and layout
+    tokens(source)      its tokens without comments and layout (what identical.py compares)
+    normalised(source)  a digest of those tokens
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ INTROSPECTS = {("sys", "_getframe"), ("sys", "_current_frames"), ("sys", "settra
                ("gc", "get_referrers"), ("gc", "get_referents"), ("gc", "get_objects")}
 FRAME_PARTS = ("f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "gi_frame", "cr_frame", "__globals__")
 NUMPY = ("np", "numpy")
-MIN_TOKENS = 20  # shorter identical answers are too likely to be honest coincidences
 MAX_DEPTH = 50  # an expression nested deeper is shown by the name it starts from, never rendered
 MAX_SHOWN = 200  # characters of code quoted in a flag
 
@@ -118,17 +118,20 @@ def looks_around(source: str) -> list[str]:
     return list(dict.fromkeys(said))
 
 
-def normalised(source: str) -> str | None:
-    """A digest of the answer's tokens without comments and layout, or None if too short to tell."""
+def tokens(source: str) -> list[str] | None:
+    """The answer's tokens without comments and layout, or None where Python's tokenizer refuses it."""
     try:
-        tokens = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
-                  if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                                    tokenize.DEDENT, tokenize.ENDMARKER)]
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                                  tokenize.DEDENT, tokenize.ENDMARKER)]
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
-    if len(tokens) < MIN_TOKENS:
-        return None
-    return hashlib.sha256("\0".join(tokens).encode()).hexdigest()
+
+
+def normalised(source: str) -> str | None:
+    """A digest of the answer's tokens without comments and layout (``tokens``), or None."""
+    found = tokens(source)
+    return None if found is None else hashlib.sha256("\0".join(found).encode()).hexdigest()
 
 
 def root(node) -> str:

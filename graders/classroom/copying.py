@@ -9,6 +9,9 @@
   lessons teach). A pair is flagged when its weights, summed over the
   exercises, reach RARE (log 20: one behaviour that one file in twenty shows, or
   two less rare ones). Many students sharing a common mistake is no signal.
+* ``identical answers``: two files of one exercise whose tokens are the same,
+  where the students could have written otherwise (identical.py: never an
+  untouched stub, nor a short right answer the exercise forces).
 * ``similar code``: two files of one exercise whose code is the same up to
   names, comments, strings and layout, once the stub's own lines and the code
   many files share are left out (codematch.py: copydetect's winnowing, as MOSS).
@@ -35,7 +38,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..kit import variants
-from . import analysis, codematch, groups
+from . import analysis, codematch, groups, identical
 from .integrity import Flag, stub_texts, where_of
 
 FILE = "copying.json"
@@ -47,15 +50,22 @@ def find(out: Path, codes: dict, exercises, release=None, layout: str = "folders
     """Every kind of flag for the class graded in OUT (``codes`` from integrity.scan, of a class whose
     folders are laid out as ``layout`` says); the evidence goes to OUT/copying.json."""
     stubs = {slug: stub_texts(registry.get(slug), release) for slug in exercises}
-    found, evidence = codematch.compare({k: v for k, v in codes.items() if k in stubs}, stubs)
+    codes = {k: v for k, v in codes.items() if k in stubs}
+    found, evidence = codematch.compare(codes, stubs)
     flags = [Flag(who, where, "similar code", detail) for who, where, detail in found]
     try:
         klass = analysis.load(out)
     except (OSError, ValueError, KeyError, IndexError) as exc:  # no gradebook: nothing was graded
         evidence.append({"kind": "shared rare mistake", "skipped": f"the class could not be read ({exc})"})
-    else:
-        more, seen = shared_mistakes(klass)
-        flags, evidence = flags + more + other_variants(klass, layout, {who for per in codes.values() for who in per}), evidence + seen
+        return _written(out, evidence, flags + identical.flags(codes, stubs))
+    more, seen = shared_mistakes(klass)
+    flags += identical.flags(codes, stubs, identical.verdicts_of(klass)) + more
+    flags += other_variants(klass, layout, {who for per in codes.values() for who in per})
+    return _written(out, evidence + seen, flags)
+
+
+def _written(out: Path, evidence: list, flags: list) -> list:
+    """``flags``, once the ``evidence`` is in OUT/copying.json."""
     write_atomic(Path(out) / FILE, json.dumps(evidence, indent=1, sort_keys=True) + "\n")
     return flags
 

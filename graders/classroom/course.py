@@ -73,6 +73,12 @@ c.Autograde.autograde_preprocessors = [RefuseUnhardened if step is Execute else 
 c.HTMLExporter.extra_template_basedirs = mathpages.template_basedirs()
 c.HTMLExporter.filters = {"markdown2html": mathpages.markdown2html}
 
+# `nbgrader export` works the late penalty out on the current scores, hand marks included, as
+# `attn-grade export --nbgrader-course` does: a mark given after grading is never exported unpenalised.
+from graders.classroom.nblate import CurrentCsvExport  # noqa: E402
+
+c.ExportApp.plugin_class = CurrentCsvExport
+
 if (_here / "nbgrader_config_local.py").is_file():
     load_subconfig("nbgrader_config_local.py")  # noqa: F821 - nbgrader provides load_subconfig
 '''
@@ -85,6 +91,9 @@ c = get_config()  # noqa: F821 - nbgrader provides get_config
 # Late submissions (nbgrader's LateSubmissionPlugin): 'none' (the default) or 'zero'. Due dates are
 # set per assignment in formgrader's Manage Assignments page, or with `nbgrader db assignment add`.
 # c.LateSubmissionPlugin.penalty_method = "zero"
+# A submission is as late as its newest copy: a student who hands in again after the due date (say,
+# after a person marked the first copy) makes the whole assignment late. An extension for that
+# student keeps it on time: `attn-grade extend COURSE STUDENT ASSIGNMENT 2d` (or formgrader's API).
 
 # The exchange, for `nbgrader release_assignment` and `nbgrader collect`:
 # c.Exchange.root = "/srv/nbgrader/exchange"

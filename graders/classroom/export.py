@@ -22,12 +22,12 @@ check SymPy could not settle (it waits for a person: grading/results.py) is
 refused, naming the student and the check, or with ``--allow-ungraded`` left
 empty: its points are pending, and a 0 would be a grade about to change. Cells
 that a spreadsheet would run as a formula get a leading quote, as in
-gradebook.csv.
+gradebook.csv. An earlier export that ``graded/*`` also matches (``earlier_export``:
+by name or first rows) is passed over with a one-line note; any other file is an error.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import os
@@ -40,8 +40,11 @@ from ..batch.outfiles import csv_cell, write_atomic
 from ..grading.report import fit_lines
 from ..grading.results import points_text
 from . import analysis
+from .helptext import Help
 
 ID_COLUMNS = ("ID", "SIS User ID", "SIS Login ID")
+NAMES = {"canvas": "canvas.csv", "csv": "grades-by-assignment.csv"}  # what export writes in OUT, or beside
+PLAIN_HEADER = ["student", "assignment", "score", "max_score"]
 
 
 class ExportError(Exception):
@@ -126,7 +129,7 @@ def canvas(grades: Grades, id_column: str = "SIS Login ID", columns: dict | None
 def plain(grades: Grades) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["student", "assignment", "score", "max_score"])
+    w.writerow(PLAIN_HEADER)
     for student, row in grades.scores.items():
         for a in grades.assignments:
             w.writerow([csv_cell(student), a, _cell(row.get(a)), f"{grades.points[a]:g}"])
@@ -144,7 +147,7 @@ def register(subparsers) -> None:
         epilog="examples:\n  attn-grade export graded/* --format canvas --to canvas.csv\n"
                "  attn-grade export graded/* --format canvas --nbgrader-course course/\n"
                "  attn-grade export graded/ --format canvas --column part1_scores='Part 1 (1234)'",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=Help)
     p.add_argument("out", type=Path, nargs="+", metavar="OUT", help="the --out folder(s) of 'attn-grade grade'")
     p.add_argument("--format", choices=("canvas", "csv"), required=True)
     p.add_argument("--to", type=Path, metavar="FILE",
@@ -181,15 +184,41 @@ def undecided_refusal(waiting: dict, outs) -> str:
     return "\n".join(lines)
 
 
+def earlier_export(path: Path) -> bool:
+    """Whether the file ``path`` is one this command writes: by its default name, or by its first rows."""
+    if path.name in NAMES.values():
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            rows = list(csv.reader(f.read(65536).splitlines()[:2]))
+    except (OSError, csv.Error):
+        return False
+    return bool(rows) and (rows[0] == PLAIN_HEADER or (rows[0][:5] == ["Student", *ID_COLUMNS, "Section"]
+                                                       and rows[1:2] == [["Points Possible", *rows[1][1:]]]))
+
+
+def _folders(parser, given: list) -> tuple[list, list]:
+    """(the OUT folders given, the earlier exports given); any other path is a usage error naming it."""
+    folders, exports = [], []
+    how = "give the --out folder(s) of 'attn-grade grade' (one per assignment: graded/*)"
+    for path in given:
+        if path.is_dir() and (path / "gradebook.csv").is_file():
+            folders.append(path)
+        elif path.is_file() and earlier_export(path):
+            exports.append(path)
+        elif path.is_dir():
+            parser.error(f"{path}: no gradebook.csv there; {how}")
+        elif path.exists():
+            parser.error(f"{path}: a file, neither a folder 'attn-grade grade' wrote nor an earlier export; {how}")
+        else:
+            parser.error(f"{path}: no such file or folder; {how}")
+    if not folders:
+        parser.error(f"{', '.join(map(str, exports))}: an earlier export, not a folder to read; {how}")
+    return folders, exports
+
+
 def _run(parser, args) -> int:
-    files = [o for o in args.out if o.is_file()]  # graded/* also matches an export written there before
-    args.out = [o for o in args.out if not o.is_file()] or files
-    for f in files if args.out is not files else ():
-        print(f"skipped {f}: a file, not a folder 'attn-grade grade' wrote")
-    for out in args.out:
-        if not (out / "gradebook.csv").is_file():
-            parser.error(f"{out}: no gradebook.csv there; give the --out folder(s) of 'attn-grade grade' "
-                         f"(one per assignment: graded/*)")
+    args.out, exports = _folders(parser, args.out)  # graded/* also matches an export written there before
     columns = {}
     for item in args.column:
         name, sep, title = item.partition("=")
@@ -222,11 +251,14 @@ def _run(parser, args) -> int:
     if str(args.to) == "-":
         sys.stdout.write(text)
         return 0
-    name = "canvas.csv" if args.format == "canvas" else "grades-by-assignment.csv"
     target = args.to or (args.out[0] if len(args.out) == 1 else
-                         Path(os.path.commonpath([os.path.abspath(o) for o in args.out]))) / name
+                         Path(os.path.commonpath([os.path.abspath(o) for o in args.out]))) / NAMES[args.format]
     write_atomic(target, text)
-    print(f"wrote {target} ({len(grades.scores)} students, {len(grades.assignments)} assignment(s))")
+    others = [e for e in exports if os.path.abspath(e) != os.path.abspath(target)]
+    print(f"wrote {target} ({len(grades.scores)} students, {len(grades.assignments)} assignment(s)"
+          f"{'; it replaces the earlier export' if len(others) < len(exports) else ''})")
+    if others:
+        print(f"not read: {', '.join(map(str, others))} ({'earlier exports' if others[1:] else 'an earlier export'})")
     if waiting:
         print(f"left empty: {len(waiting)} grade(s) with no score yet: "
               + ", ".join(f"{s} ({a})" for s, a in waiting[:5]) + (" ..." if len(waiting) > 5 else ""))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from pathlib import Path
 
 from .. import registry
@@ -22,6 +21,7 @@ from ..batch.outfiles import STUDENTS, Busy, student_id, writing
 from ..grading.report import fit_lines
 from . import comments, nbsubmit, owner_only
 from .course import variants_chosen
+from .helptext import Help
 
 __all__ = ["Options", "layout_of", "run", "register"]
 
@@ -37,20 +37,6 @@ def run(opts: Options, say=print) -> dict:
 
 
 # ------------------------------------------------------------------ the command
-class _Help(argparse.RawDescriptionHelpFormatter):
-    """The description wrapped to the terminal, the examples as written, never a line broken at a
-    hyphen ("attn-" then "grade"): cli/term.py's HelpFormatter, which classroom/ may not import."""
-
-    def _fill_text(self, text, width, indent):
-        if "\n" in text:  # the examples
-            return super()._fill_text(text, width, indent)
-        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-                             break_on_hyphens=False)
-
-    def _split_lines(self, text, width):
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-
 def register(subparsers) -> None:
     grd = subparsers.add_parser(
         "grade", help="grade a folder of student submissions (instructors)",
@@ -61,7 +47,7 @@ def register(subparsers) -> None:
                     "SUBMISSIONS may also be nbgrader's submitted/ folder "
                     "(<student>/<assignment>/<slug>.ipynb, recognised by itself): the answer cells "
                     "are taken out and graded in the sandbox; the notebooks are never executed.",
-        formatter_class=_Help,
+        formatter_class=Help,
         epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
                "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/\n"
                "  attn-grade grade submissions/ --out graded/ --cluster tls://10.0.0.5:8786 \\\n"
@@ -210,6 +196,10 @@ def _grade(parser, args, opts: Options, course) -> int:
               f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:
             print("  " + line)
+        from .nbextend import late_summary
+
+        for line in late_summary(Path(args.nbgrader_course), opts.assignments or registry.ASSIGNMENTS):
+            print(line if line.startswith("  ") else fit_lines(line))
         differences = done["differences"]
     _integrity(opts, course, differences)
     print(fit_lines(f"Next: attn-grade report {shown_path(out_real)} writes the class report (report.html: scores, "

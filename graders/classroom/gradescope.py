@@ -5,7 +5,8 @@ The archive holds, at its root (Gradescope unpacks it into /autograder/source):
     setup.sh          run once when Gradescope builds the image: Python, a venv, the dependencies
     run_autograder    run for every submission: ``python -m graders.classroom.gradescope run``
     autograder.json   the exercises graded, the hidden checks' visibility, the time limits
-    requirements.txt  this project's runtime dependencies, pins included
+    requirements.txt  every runtime dependency and theirs, pinned to the version installed where the
+                      archive is built (pins.py); setup.sh says so if Gradescope's Python differs
     attn/             this project's graders/, and the chosen exercises' hidden checks and
                       solutions (solutions/<slug>.py and .md), those owner-only (0600, folders 0700)
 
@@ -35,18 +36,6 @@ from ..grading.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
-SETUP = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu). To try the
-# archive elsewhere, ATTN_AUTOGRADER_ROOT names the folder that stands for /autograder.
-set -euo pipefail
-root="${ATTN_AUTOGRADER_ROOT:-/autograder}"
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y python3 python3-venv python3-pip
-fi
-python3 -m venv "$root/venv"
-"$root/venv/bin/pip" install --upgrade pip
-"$root/venv/bin/pip" install -r "$root/source/requirements.txt"
-"""
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for every submission; it writes results/results.json.
 set -u
@@ -67,17 +56,18 @@ OWNER_FILE, OWNER_FOLDER = 0o600, 0o700
 
 def build(target: Path, exercises, hidden_visibility: str = "after_published", timeout: float = 10.0,
           allow_unisolated: bool = False, variants: bool = False) -> Path:
-    from .release import _dependencies
+    from .pins import requirements_txt, setup_sh
 
+    requirements = requirements_txt()  # before anything is written: Unpinnable leaves no archive
     config = {"exercises": list(exercises), "hidden_visibility": hidden_visibility, "timeout": timeout,
               "allow_unisolated": allow_unisolated, **({"variants": True} if variants else {})}
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
-        _add(z, "setup.sh", SETUP, 0o755)
+        _add(z, "setup.sh", setup_sh(), 0o755)
         _add(z, "run_autograder", RUN, 0o755)
         _add(z, "autograder.json", json.dumps(config, indent=2) + "\n")
-        _add(z, "requirements.txt", "".join(f"{d}\n" for d in _dependencies()))
+        _add(z, "requirements.txt", requirements)
         for path in sorted((ROOT / "graders").rglob("*")):
             if _shipped(path) and not path.relative_to(ROOT).as_posix().startswith("graders/hidden/"):
                 _add(z, f"attn/{path.relative_to(ROOT).as_posix()}", path.read_bytes())
@@ -276,7 +266,13 @@ def _run(parser, args) -> int:
         parser.error(f"{args.zip}: the archive's name should end in .zip")
     if not (ROOT / "solutions").is_dir() or not (ROOT / "graders" / "hidden").is_dir():
         parser.error("the autograder needs the hidden checks and the solutions: run this in the instructor's checkout")
-    build(args.zip, slugs, args.hidden_visibility, args.timeout, args.allow_unisolated, args.variants)
+    from .pins import Unpinnable
+
+    try:
+        build(args.zip, slugs, args.hidden_visibility, args.timeout, args.allow_unisolated, args.variants)
+    except Unpinnable as exc:
+        print(f"attn-grade gradescope: no archive written: {exc}", file=sys.stderr)
+        return 1
     print(f"wrote {args.zip}: an autograder for {', '.join(slugs)}; hidden checks {args.hidden_visibility}")
     return 0
 

@@ -16,7 +16,10 @@ handed in (never running it) and flags:
 * ``attn_checks changed``: a submitted attn_checks/ that differs from the
   release's;
 * ``identical answers``: answers that are the same for several students once
-  whitespace and comments are removed (untouched stubs are not counted);
+  whitespace and comments are removed, where that is a sign: never an
+  untouched stub, nor a short right answer the exercise forces (identical.py
+  says which; copying.find flags them with the class's results, from the
+  answers this scan hands it in ``codes``);
 * ``unhardened scores``: gradebook scores that differed from the hardened ones
   (nbgradebook.py reports them before replacing them);
 * ``id does not match its folder``: a notebook whose STUDENT_ID cell (an exercise
@@ -48,7 +51,7 @@ from .. import registry
 from ..batch.outfiles import student_id, write_atomic
 from ..kit.variants import canonical
 from ..sandbox.inside.files import MAX_ENTRIES
-from .codescan import defines, looks_around, normalised, patches
+from .codescan import defines, looks_around, patches
 from .nbsubmit import MAX_ANSWER_CHARS, MAX_ID_CELL, NotebookProblem, read_json, source_text, typed_id  # noqa: F401
 
 MAX_SCANNED = MAX_ANSWER_CHARS  # characters of code read from one file: far more than any answer
@@ -73,11 +76,12 @@ def where_of(ex, layout: str) -> str:
 
 def scan(submissions: Path, layout: str, release: Path | None = None, exercises=None, codes=None,
          variants: bool = False) -> list[Flag]:
-    """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders"). ``codes``: a dict
-    that gets, per slug, {student: (where, answer's code)} for copying.py. ``variants``: the class was
-    graded on each student's own numbers, so a notebook's STUDENT_ID matters."""
+    """Every flag for the students in SUBMISSIONS (``layout``: "nbgrader" or "folders") but identical answers.
+    ``codes``: a dict that gets, per slug, {student: (where, answer's code)} for copying.py, which flags
+    identical answers and similar code. ``variants``: the class was graded on each student's own numbers,
+    so a notebook's STUDENT_ID matters."""
     chosen = [registry.get(s) for s in (exercises or registry.BY_SLUG)]
-    flags, answers = [], {}
+    flags = []
     for entry in sorted(Path(submissions).iterdir()):
         if entry.name.startswith(".") or entry.is_symlink() or not entry.is_dir():
             continue
@@ -95,9 +99,6 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
                     flags += [Flag(who, where, "looks around", d) for d in looks_around(answer)]
                     if codes is not None:
                         codes.setdefault(ex.slug, {})[who] = (where, answer)
-                    key = normalised(answer)
-                    if key is not None and key not in _stubs(ex, release):
-                        answers.setdefault((ex.slug, key), []).append((who, where))
             except Exception as exc:  # noqa: BLE001 - one file, however made, is a flag, never the scan's end
                 flags.append(Flag(who, where, "could not be scanned", _why(exc)))
         if layout == "nbgrader" and release is not None:
@@ -106,11 +107,6 @@ def scan(submissions: Path, layout: str, release: Path | None = None, exercises=
                     flags += _changed_checks(entry / assignment, release / assignment, who, assignment)
                 except Exception as exc:  # noqa: BLE001 - as above
                     flags.append(Flag(who, f"{assignment}/attn_checks", "could not be scanned", _why(exc)))
-    for (slug, _), owners in sorted(answers.items()):
-        if len(owners) > 1:
-            flags += [Flag(w, where, "identical answers",
-                           f"the same {slug} answer as {', '.join(o for o, _ in owners if o != w)}")
-                      for w, where in owners]
     return sorted(flags, key=lambda f: (f.student, f.where, f.kind, f.detail))
 
 
@@ -217,11 +213,6 @@ def _released_cell(release: Path, where: str, gid: str) -> str | None:
         if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid:
             return source_text(c.get("source", "")).strip()
     return None
-
-
-def _stubs(ex, release: Path | None) -> set:
-    """The normalised stub: the .py stub, and the released notebook's answer cell (what nobody wrote)."""
-    return {normalised(text) for text in stub_texts(ex, release)}
 
 
 def stub_texts(ex, release: Path | None) -> list[str]:

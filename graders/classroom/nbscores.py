@@ -4,7 +4,9 @@
 A student's grade for an assignment is the one ``nbgrader export`` computes: the
 automatic and the hand-marked points of every notebook, less the late penalty,
 never below 0, out of the assignment's points (hand-marked cells included). A
-student with no submission gets 0, as there. One difference, on purpose: a
+student with no submission gets 0, as there. The late penalty is the current one
+(nblate.py): worked out on the score as it is now, hand marks included, as
+nbgrader would if it autograded again, not the one stored when it last did. One difference, on purpose: a
 submission with a cell still waiting to be marked by hand has no grade yet
 (None), where nbgrader would count that cell as 0 and the student would see a
 grade that is about to change. The roster's names come along, for the LMS's
@@ -20,25 +22,37 @@ class CourseError(Exception):
     """The course's gradebook cannot be read, or lacks an assignment."""
 
 
+def late(course: Path, assignments: list[str]) -> dict:
+    """{student: {assignment: {"seconds_late", "raw", "penalty"}}} for the late submissions of
+    ``assignments``, what the course's policy costs each now (penalty in points)."""
+    from .nblate import late as late_ones
+
+    book = open_gradebook(course)
+    with book as gb:
+        found = {}
+        for e in late_ones(gb, nbgrader_config(course), assignments):
+            found.setdefault(e.student, {})[e.assignment] = {"seconds_late": e.seconds_late, "raw": e.raw,
+                                                             "penalty": e.penalty}
+    return found
+
+
 def grades(course: Path, assignments: list[str]) -> tuple[dict, dict, dict]:
     """({assignment: points possible}, {student: {assignment: grade or None}}, {student: "Last, First"})
     for ``assignments``; a student the roster names no one is left out of the last."""
-    try:
-        from nbgrader.api import Gradebook, MissingEntry
-    except ImportError:
-        raise CourseError("--nbgrader-course needs nbgrader, which is not installed "
-                          "(pip install nbgrader, or this project's 'course' extra)") from None
-    db = Path(course) / "gradebook.db"
-    if not db.is_file():
-        raise CourseError(f"{course}: no gradebook.db there; give the course folder that "
-                          f"'attn-grade grade --nbgrader-course' wrote to")
+    book = open_gradebook(course)
+    config = nbgrader_config(course)
+    from nbgrader.api import MissingEntry
+
+    from .nblate import penalties
+
     points, scores, names = {}, {}, {}
-    with Gradebook(f"sqlite:///{db}") as gb:
+    with book as gb:
+        penalty = penalties(gb, config, assignments)
         for name in assignments:
             try:
                 points[name] = float(gb.find_assignment(name).max_score)
             except MissingEntry:
-                raise CourseError(f"{name} is not an assignment of {db}; grade it with "
+                raise CourseError(f"{name} is not an assignment of {course}/gradebook.db; grade it with "
                                   f"'attn-grade grade ... --nbgrader-course {course}' first") from None
         for student in gb.students:
             name = ", ".join(n for n in (student.last_name, student.first_name) if n)
@@ -51,6 +65,31 @@ def grades(course: Path, assignments: list[str]) -> tuple[dict, dict, dict]:
                 except MissingEntry:
                     row[name] = 0.0
                     continue
-                row[name] = None if sub.needs_manual_grade else \
-                    round(max(0.0, float(sub.score) - float(sub.late_submission_penalty or 0.0)), 6)
+                cost = sum(penalty.get((student.id, name, nb.name)) or 0.0 for nb in sub.notebooks)
+                row[name] = None if sub.needs_manual_grade else round(max(0.0, float(sub.score) - cost), 6)
     return points, scores, names
+
+
+def open_gradebook(course: Path):
+    try:
+        from nbgrader.api import Gradebook
+    except ImportError:
+        raise CourseError("--nbgrader-course needs nbgrader, which is not installed "
+                          "(pip install nbgrader, or this project's 'course' extra)") from None
+    db = Path(course) / "gradebook.db"
+    if not db.is_file():
+        raise CourseError(f"{course}: no gradebook.db there; give the course folder that "
+                          f"'attn-grade grade --nbgrader-course' wrote to")
+    return Gradebook(f"sqlite:///{db}")
+
+
+def nbgrader_config(course: Path):
+    """The course's nbgrader settings (its late policy); a course without them is named."""
+    from .nblate import course_config
+
+    if not (Path(course) / "nbgrader_config.py").is_file():
+        raise CourseError(f"{course}: no nbgrader_config.py there (not an nbgrader course)")
+    try:
+        return course_config(Path(course))
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the course's own file: named, never a traceback
+        raise CourseError(f"{course}/nbgrader_config.py could not be read: {exc}") from None

@@ -56,7 +56,8 @@ exercises, in order: """.format(c=COMMAND.ljust(10)) + ", ".join(e.slug for e in
 LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop", "variant")
 # The instructor's verbs and the classroom/ modules that register them.
 INSTRUCTOR_VERBS = {"grade": "grade", "report": "classreport", "comment": "comments", "export": "export",
-                    "gradescope": "gradescope", "release": "release", "course": "course"}
+                    "gradescope": "gradescope", "release": "release", "course": "course",
+                    "extend": "nbextend"}
 
 
 def build_parser(argv=None) -> argparse.ArgumentParser:
