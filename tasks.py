@@ -128,7 +128,7 @@ def _install(extras, step: str) -> None:
         print("\n".join(f"    {line}" for line in seen["tail"][-15:]), file=sys.stderr)
         sys.exit(f"the install did not finish; pip's whole output is in {_shown(log)}; "
                  f"the same command tries again")
-    print(f"installed {seen['installed']} packages in {_took(now - start)}", flush=True)
+    print(f"installed {_packages(seen['installed'])} in {_took(now - start)}", flush=True)
 
 
 def _read(stream, log, seen: dict) -> None:
@@ -151,7 +151,7 @@ def _read(stream, log, seen: dict) -> None:
         elif text.startswith(("Building wheel", "Building editable")):
             seen["doing"] = "building attn-grade's package"
         elif text.startswith("Installing collected packages:"):
-            seen["doing"] = f"installing {len(text.split(':', 1)[1].split(','))} packages"
+            seen["doing"] = f"installing {_packages(len(text.split(':', 1)[1].split(',')))}"
             seen["news"].append(f"{seen['doing']}, often the longest step")
         elif text.startswith("Successfully installed"):
             seen["installed"] = len(text.split()) - 2
@@ -209,6 +209,10 @@ def _terminal() -> bool:
 
 def _width() -> int:
     return max(20, min(shutil.get_terminal_size().columns, 120) - 1)
+
+
+def _packages(n: int) -> str:
+    return f"{n} package" if n == 1 else f"{n} packages"
 
 
 def _took(seconds: float) -> str:

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .helptext import Help
 from .hubsetup import (COURSE_ID, HUB_FILES, HubError, Layout, as_user, make_course, make_folders, make_users, proxy,
                        remove_users, say, users_environment)
 
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python3 tasks.py hub", description="Start the course on a JupyterHub of this machine, to try it: "
         "an instructor, students and a grader account are made as Unix users (each with a random password, "
         "printed), the formgrader runs as a hub service, assignments go through a shared exchange. Needs root. "
-        "Ctrl-C stops it and removes the accounts and everything of theirs.")
+        "Ctrl-C stops it and removes the accounts and everything of theirs.", formatter_class=Help)
     parser.add_argument("--port", type=int, default=8000, help="the hub's port on 127.0.0.1 (default 8000)")
     parser.add_argument("--students", type=int, default=3, help="how many student accounts (default 3)")
     parser.add_argument("--name", default="attn-hub", help="prefix of the accounts and of /srv/NAME (default attn-hub)")

@@ -46,6 +46,13 @@ def _run(parser, args) -> int:
     if missing:
         parser.error(f"the project at {ROOT} has no {', '.join(missing)}: run 'attn-grade release' "
                      f"from the instructor's checkout (an editable install), not an installed copy")
+    from .scaffold import placeholders
+
+    unwritten = placeholders(ROOT)
+    if unwritten:
+        parser.exit(2, f"attn-grade release: no bundle: {', '.join(sorted(unwritten))} still point(s) to a "
+                       f"placeholder lesson ({', '.join(p.name for p in unwritten.values())}, written by 'attn-grade "
+                       f"course new'); write the lesson first\n")
     files = release(out)
     print(f"wrote {files} files to {out}/ (stubs, lessons, public checks, README, pyproject.toml)")
     from .leaks import find_leaks

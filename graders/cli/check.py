@@ -232,7 +232,11 @@ def after_words(results, targets, cache: Path) -> str:
         return f"the checks look for {behind[0].exercise}.py: save your work under that name"
     if behind:
         slug = behind[0].exercise
-        return f"stuck on {slug}? '{COMMAND} hint {slug}' ({len(hints_of(slug).hints)} hints, one at a time)"
+        try:
+            count = f"{len(hints_of(slug).hints)} hints, one at a time"
+        except (OSError, ValueError) as exc:  # a hints file being written: the grade stands, and says why
+            return f"stuck on {slug}? its hints cannot be read: {exc}"
+        return f"stuck on {slug}? '{COMMAND} hint {slug}' ({count})"
     folder = targets[-1].path.parent
     return next_words(State(folder, cache), folder)
 

@@ -43,7 +43,8 @@ def hints_of(slug: str) -> Hints:
     text = (HINTS / f"{slug}.md").read_text(encoding="utf-8")
     lesson = re.search(r"^Lesson:\s*(\S+)\s*$", text, re.M)
     if not lesson:
-        raise ValueError(f"graders/hints/{slug}.md has no 'Lesson:' line")
+        raise ValueError(f"graders/hints/{slug}.md has no 'Lesson: <notebook>.ipynb' line (the lesson "
+                         f"notebook's file name alone)")
     found = []
     for block in re.split(r"^## Hint\s*$", text, flags=re.M)[1:]:
         see = re.search(r"^See:\s*(\S+)\s*§\s*(.+?)\s*$", block, re.M)
