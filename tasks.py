@@ -269,7 +269,8 @@ def test(extra) -> int:
     """Run the whole test suite (two workers in parallel), slow and system tests included; a plain
     ``pytest`` is the quick run, without them (pyproject.toml)."""
     setup("test")
-    return run(PY, "-m", "pytest", "-n", "2", "-m", "", *extra, check=False)  # -m "": slow and system too
+    # -m "": slow and system too; the ten slowest tests are listed at the end (CI's log keeps them).
+    return run(PY, "-m", "pytest", "-n", "2", "-m", "", "--durations=10", *extra, check=False)
 
 
 def main(argv) -> int:
