@@ -3,8 +3,9 @@
     python - MODE DIR < .ci/walkthrough_answers.py     (run by the student, with their own Python)
 
 MODE: right    every function right, and the model proof;
-      mistake  right but for one function (hand_scores' attention_output), and a short proof;
-      stub     hand_scores right, variance_proof left as it was fetched (the stub).
+      mistake  right but for one function (hand_scores' attention_output), the exact answers in
+               their shortest form, and a short proof;
+      stub     hand_scores right (written another way), variance_proof left as it was fetched.
 DIR is the student's fetched part1_scores/. Only the json module is needed. The answers are
 written here (not read from solutions/) so that a student, who cannot read the instructor's
 files, can run this from stdin.
@@ -64,6 +65,49 @@ def scaled_dot_variance():
     return dot_variance() / sympy.sqrt(d_k) ** 2
 '''
 
+# Honest students write their own code: walk-s3's hand_scores by matrices, walk-s2's exact answers
+# in the fewest words (the short forms every right answer shares, which the integrity scan passes over).
+HAND_SCORES_BY_MATRICES = '''import sympy
+
+
+def scaled_scores() -> tuple:
+    q = sympy.Matrix([1, 0])
+    keys = sympy.Matrix([[1, 0], [0, 1]])
+    return tuple(keys * q / sympy.sqrt(2))
+
+
+def attention_weights() -> tuple:
+    w = [sympy.exp(x) for x in scaled_scores()]
+    total = w[0] + w[1]
+    return (w[0] / total, w[1] / total)
+
+
+def attention_output() -> tuple:
+    a1, a2 = attention_weights()
+    return (4 * a1, 4 * a2)
+'''
+
+VARIANCE_SHORT = '''import sympy
+
+d_k = sympy.Symbol("d_k", positive=True, integer=True)
+
+
+def product_mean():
+    return 0
+
+
+def product_variance():
+    return 1
+
+
+def dot_variance():
+    return d_k
+
+
+def scaled_dot_variance():
+    return 1
+'''
+
 PROOF = r'''*One term.* q_i and k_i are independent, so the expectation of their product
 factors: $E[q_i k_i] = E[q_i]\,E[k_i] = 0$. Their squares are independent too, so
 $\operatorname{Var}(q_i k_i) = E[q_i^2]\,E[k_i^2] - 0^2 = 1$.
@@ -104,9 +148,10 @@ def main(mode: str, folder: str) -> None:
     elif mode == "mistake":
         wrong = HAND_SCORES[:HAND_SCORES.index("def attention_output")] + MISTAKE
         fill(root / "hand_scores.ipynb", {"hand_scores-answer": wrong})
-        fill(root / "variance_proof.ipynb", {"variance_proof-answer": VARIANCE, "variance_proof-proof": SHORT_PROOF})
+        fill(root / "variance_proof.ipynb", {"variance_proof-answer": VARIANCE_SHORT,
+                                             "variance_proof-proof": SHORT_PROOF})
     elif mode == "stub":
-        fill(root / "hand_scores.ipynb", {"hand_scores-answer": HAND_SCORES})
+        fill(root / "hand_scores.ipynb", {"hand_scores-answer": HAND_SCORES_BY_MATRICES})
     else:
         sys.exit(f"walkthrough_answers: unknown mode {mode!r} (right, mistake, stub)")
     print(f"walkthrough_answers: {mode} answers written in {root}")
