@@ -36,10 +36,25 @@ def attention_output() -> tuple:
     return tuple(sum(att[j] * v[j][c] for j in range(2)) for c in range(2))
 '''
 
-# The one mistake: the output is the values added up, not weighted by the attention weights.
-MISTAKE = '''def attention_output() -> tuple:
-    v = ((4, 0), (0, 4))
-    return tuple(sum(v[j][c] for j in range(2)) for c in range(2))
+# walk-s2's own hand_scores, with one mistake: the output is the values added up, not weighted by
+# the attention weights.
+MISTAKE = '''import sympy
+
+
+def scaled_scores() -> tuple:
+    root = sympy.sqrt(2)
+    return (sympy.Integer(1) / root, sympy.Integer(0))
+
+
+def attention_weights() -> tuple:
+    s1, s2 = scaled_scores()
+    denominator = sympy.exp(s1) + sympy.exp(s2)
+    return (sympy.exp(s1) / denominator, sympy.exp(s2) / denominator)
+
+
+def attention_output() -> tuple:
+    v1, v2 = (4, 0), (0, 4)
+    return (v1[0] + v2[0], v1[1] + v2[1])
 '''
 
 VARIANCE = '''import sympy
@@ -65,7 +80,7 @@ def scaled_dot_variance():
     return dot_variance() / sympy.sqrt(d_k) ** 2
 '''
 
-# Honest students write their own code: walk-s3's hand_scores by matrices, walk-s2's exact answers
+# Honest students write their own code: walk-s3's hand_scores by matrices, walk-s2's its own and exact answers
 # in the fewest words (the short forms every right answer shares, which the integrity scan passes over).
 HAND_SCORES_BY_MATRICES = '''import sympy
 
@@ -146,8 +161,7 @@ def main(mode: str, folder: str) -> None:
         fill(root / "hand_scores.ipynb", {"hand_scores-answer": HAND_SCORES})
         fill(root / "variance_proof.ipynb", {"variance_proof-answer": VARIANCE, "variance_proof-proof": PROOF})
     elif mode == "mistake":
-        wrong = HAND_SCORES[:HAND_SCORES.index("def attention_output")] + MISTAKE
-        fill(root / "hand_scores.ipynb", {"hand_scores-answer": wrong})
+        fill(root / "hand_scores.ipynb", {"hand_scores-answer": MISTAKE})
         fill(root / "variance_proof.ipynb", {"variance_proof-answer": VARIANCE_SHORT,
                                              "variance_proof-proof": SHORT_PROOF})
     elif mode == "stub":
