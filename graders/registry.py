@@ -34,6 +34,8 @@ EXERCISES = (
              ("causal_mask", "padding_mask", "attention"), "part3_attention"),
     Exercise("multi_head", "Multi-head attention and cross-attention", 12,
              ("multi_head_attention", "cross_attention"), "part3_attention"),
+    Exercise("online_softmax", "Online softmax, block by block", 11, ("online_softmax", "rescale_factor"),
+             "part3_attention"),
 )
 
 BY_SLUG = {e.slug: e for e in EXERCISES}

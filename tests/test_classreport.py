@@ -15,6 +15,7 @@ import pytest
 
 from graders import registry
 from graders.cli import main
+from graders.grading.report import pts
 
 ROOT = Path(__file__).resolve().parent.parent
 from support.browser import chromium, framed  # noqa: E402 - tests/support: headless Chromium, or a skip
@@ -74,7 +75,7 @@ def test_the_students_table_is_the_gradebook(report):
     shown = [book[0]] + [[r[0], *(f"{round(float(v), 2):g}" for v in r[1:])] for r in book[1:]]
     assert tables.tables["students"] == shown  # rounded to two decimals, as every report shows scores
     totals = [float(r[-1]) for r in book[1:]]
-    assert f"mean total {sum(totals) / len(totals):.2f} of 66" in page
+    assert f"mean total {sum(totals) / len(totals):.2f} of {pts(sum(e.points for e in registry.EXERCISES))}" in page
 
 
 def test_each_students_feedback_fits_the_page(report):

@@ -3,6 +3,7 @@ docs/writing-a-grader.md gives and tests/test_contract.py reads: at the end of "
 numbered next, one signature per function. A section written first by hand is kept; a function
 name the contract states already is refused, before anything is written."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import pytest
 from graders.classroom.scaffold import ScaffoldError, new
 
 ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
+SECTIONS = re.findall(r"^### (\d+)\. `(\w+)`", CONTRACT, re.M)  # the exercises' sections, in order
+NEXT = len(SECTIONS) + 1  # the number the next exercise's section gets
+LESSON = 1 + max(int(p.name[:2]) for p in (ROOT / "course" / "lessons").glob("[0-9][0-9]_*.ipynb"))
 
 
 @pytest.fixture
@@ -28,18 +33,20 @@ def test_the_section_goes_at_the_end_of_the_exercises_in_the_contracts_form(root
     said = []
     new(root, "rope", "Rotary position embeddings", "part3_attention", ["rotate", "unrotate"], say=said.append)
     text = (root / "docs" / "contract.md").read_text(encoding="utf-8")
-    section = text.index("### 8. `rope`: Rotary position embeddings\n")
-    assert text.index("### 7. `multi_head`") < section < text.index("## Properties the graders test with Hypothesis")
+    section = text.index(f"### {NEXT}. `rope`: Rotary position embeddings\n")
+    last = SECTIONS[-1]
+    assert text.index(f"### {last[0]}. `{last[1]}`") < section < text.index("## Properties the graders test with Hypothesis")
     monkeypatch.setattr(test_contract, "CONTRACT", text)
     stated = test_contract._contract_signatures()
     assert stated["rotate"] == stated["unrotate"] == (["x"], []) and stated["softmax"] == (["z", "axis"], ["-1"])
-    assert "| 6 | [`06_rope.ipynb`](06_rope.ipynb) |" in (root / "course/lessons/README.md").read_text()
-    assert said[0].startswith("NO LESSON YET: course/lessons/06_rope.ipynb is a placeholder")
+    assert f"| {LESSON} | [`{LESSON:02d}_rope.ipynb`]({LESSON:02d}_rope.ipynb) |" in \
+        (root / "course/lessons/README.md").read_text()
+    assert said[0].startswith(f"NO LESSON YET: course/lessons/{LESSON:02d}_rope.ipynb is a placeholder")
 
 
 def test_a_section_written_first_is_kept(root):
     contract = root / "docs" / "contract.md"
-    mine = "### 8. `rope`: Rotary position embeddings\n\n- `rotate(x, theta=10000.0)`: mine\n"
+    mine = f"### {NEXT}. `rope`: Rotary position embeddings\n\n- `rotate(x, theta=10000.0)`: mine\n"
     contract.write_text(contract.read_text(encoding="utf-8").replace("\n## Properties", f"\n{mine}\n## Properties"))
     before, said = contract.read_text(encoding="utf-8"), []
     new(root, "rope", "Rotary position embeddings", "part3_attention", ["rotate"], say=said.append)

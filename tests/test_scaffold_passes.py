@@ -29,6 +29,8 @@ FUNCTIONS = ("double", "halve")
 BODIES = {"double": "return np.asarray(x, dtype=np.float64) * 2.0",
           "halve": "return np.asarray(x, dtype=np.float64) / 2.0"}
 GUIDE = ROOT / "docs" / "writing-a-grader.md"
+# the placeholder's number: the next lesson's
+LESSON = f"{1 + max(int(p.name[:2]) for p in (ROOT / 'course' / 'lessons').glob('[0-9][0-9]_*.ipynb')):02d}"
 # Of the tests the guide's commands run, those a grader is trusted by, that must pass at once.
 TRUSTED = [f"tests/test_graders.py::{t}[{SLUG}]" for t in (
     "test_check_points_add_up_to_the_registry", "test_hidden_checks_live_only_in_graders_hidden",
@@ -99,8 +101,8 @@ def project(tmp_path_factory):
 
 def test_course_new_says_the_exercise_has_no_lesson_yet_and_which_tests_to_run(project):
     root, _, said = project
-    assert re.search(rf"^NO LESSON YET: course/lessons/06_{SLUG}\.ipynb is a placeholder", said, re.M), said
-    for rel in ("docs/contract.md", "course/lessons/README.md", f"course/lessons/06_{SLUG}.ipynb"):
+    assert re.search(rf"^NO LESSON YET: course/lessons/{LESSON}_{SLUG}\.ipynb is a placeholder", said, re.M), said
+    for rel in ("docs/contract.md", "course/lessons/README.md", f"course/lessons/{LESSON}_{SLUG}.ipynb"):
         assert f"wrote {rel}\n" in said, rel
     commands = _guides_commands()
     assert len(commands) == 2 and all(f"  {c.replace('rope', SLUG)}\n" in said for c in commands), said
@@ -125,14 +127,14 @@ def test_the_guides_tests_pass_for_the_new_exercise_but_for_its_mutants_count(pr
     assert failed == [UNWRITTEN], "\n".join(runs)
     assert all(outcomes.get(t) == "PASSED" for t in TRUSTED), [t for t in TRUSTED if outcomes.get(t) != "PASSED"]
     assert outcomes["tests/test_scaffold_lessons.py::test_every_lesson_is_written"] == "SKIPPED"
-    assert re.search(rf"SKIPPED .*no lesson yet for {SLUG}: course/lessons/06_{SLUG}\.ipynb", runs[-1]), runs[-1]
+    assert re.search(rf"SKIPPED .*no lesson yet for {SLUG}: course/lessons/{LESSON}_{SLUG}\.ipynb", runs[-1]), runs[-1]
 
 
 def test_the_placeholder_lesson_keeps_the_lessons_rules(project):
     """Stored without outputs, listed in the lessons' README, numbered next (run in a kernel: -m system)."""
     root, runtime, _ = project
     proc, seen = _pytest(root, runtime, '.venv/bin/python -m pytest -m "" tests/test_lessons.py -k "not runs_top"')
-    assert proc.returncode == 0 and f"tests/test_lessons.py::test_stored_without_outputs[06_{SLUG}.ipynb]" in seen, \
+    assert proc.returncode == 0 and f"tests/test_lessons.py::test_stored_without_outputs[{LESSON}_{SLUG}.ipynb]" in seen, \
         proc.stdout[-4000:]
 
 

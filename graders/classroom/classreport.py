@@ -27,7 +27,7 @@ STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}table{border-collapse:collapse;margin:.5em 0}
 td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-th{cursor:pointer;background:#f6f6f6}td.n,th.n{text-align:right;white-space:nowrap}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
+th{cursor:pointer;background:#f6f6f6}td.n{text-align:right;white-space:nowrap}th.n{text-align:right}td.bars{white-space:nowrap}.bar{background:#c44;height:.7em;display:inline-block}
 .na{background:#bbb}pre{background:#f8f8f8;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}img{max-width:100%}
 td pre.ex{white-space:pre;overflow-x:auto;max-width:30em;margin:0;padding:.4em}
 .pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre.side{white-space:pre;overflow-x:auto}mark{background:#ffe08a}td.mk{min-width:16em}
@@ -148,8 +148,8 @@ def render(klass: analysis.Class, comments: dict | None = None, found: list | No
                            for f in klass.flags) + "</ul>" if klass.flags else "<p>None.</p>" if klass.flags == []
                  else "<p><b>Not scanned</b>: this folder has no integrity.json, so no integrity scan finished "
                       "here; run attn-grade grade again to scan the submissions.</p>"))
-    parts.append(groups.section(klass, comments or {}))
-    parts.append(copying.section(found or [], klass))
+    parts.append(groups.section(klass, comments or {}, names))
+    parts.append(copying.section(found or [], klass, names))
     if course is not None:
         parts.append(coursegrades.section(klass, course, names))
     parts.append(classstudents.section(klass, names))

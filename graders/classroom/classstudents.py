@@ -28,7 +28,7 @@ def _variant(student, slug: str) -> str:
 def section(klass: analysis.Class, names: dict | None = None) -> str:
     """The table of students and their feedback; ``names``: student -> "Last, First", where a roster says."""
     e, names = html.escape, names or {}
-    head = "".join(f"<th class=n>{e(x.slug)}</th>" for x in klass.exercises)
+    head = "".join(f"<th class=n>{e(x.slug).replace('_', '_<wbr>')}</th>" for x in klass.exercises)  # may wrap at _
     varied = any(s.variants for s in klass.students)  # graded with variants: each score says on which
     rows, pages = [], []
     for i, s in enumerate(klass.students):

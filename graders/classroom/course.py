@@ -8,11 +8,11 @@ answer comes from exercises/<slug>.md (task and rubric, first line
 deterministic (stable cell ids, sorted keys, no timestamps) so the committed
 notebooks can be compared with a fresh build (``--check``). Here: the course's
 config files, the build, and whether the course gives each student their own numbers.
+The command's other actions, ``new`` and ``add``, are coursescaffold.py's.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import sys
@@ -20,6 +20,8 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.report import fit_lines
+from .coursescaffold import register as register_scaffold
+from .helptext import Help
 from .nbmake import BuildError, answer_source, notebook  # noqa: F401 - course's names too
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,7 +218,7 @@ def register(subparsers) -> None:
         "course", help="build the nbgrader course from exercises/, solutions/ and graders/",
         description="Generate the nbgrader course: nbgrader_config.py and one source notebook per "
                     "exercise in source/<assignment>/, plus the public checks (attn_checks/) next to "
-                    "them. The notebooks are never edited by hand.")
+                    "them. The notebooks are never edited by hand.", formatter_class=Help)
     actions = p.add_subparsers(dest="course_action", metavar="ACTION")
     actions.required = True
     b = actions.add_parser("build", help="write the course (or, with --check, compare it)")
@@ -225,36 +227,7 @@ def register(subparsers) -> None:
     b.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 and list the differences if the course is not up to date")
     b.set_defaults(run=run)
-    n = actions.add_parser("new", help="write the files of a new exercise, to fill in (docs/writing-a-grader.md)",
-                           description="Write a new exercise's stub, solution, grader, hidden checks, hints, "
-                                       "mutants and alternatives folders, and its line in graders/registry.py, "
-                                       "each marked TODO where your words go. Nothing that exists is overwritten.",
-                           epilog="example:\n  attn-grade course new rope --title 'Rotary position embeddings' "
-                                  "--assignment part3_attention --functions rotate",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    n.add_argument("slug", help="the exercise's name everywhere: lower-case letters, digits and _")
-    n.add_argument("--title", required=True, help="a short title, as the exercise table and the notebook show it")
-    n.add_argument("--assignment", required=True, help=f"the nbgrader assignment it belongs to (one of "
-                                                        f"{', '.join(registry.ASSIGNMENTS)}, or a new one)")
-    n.add_argument("--functions", required=True, metavar="F,G", help="the functions students write, comma-separated")
-    n.add_argument("--root", type=Path, default=ROOT, metavar="DIR", help="the project (default: this one)")
-    n.set_defaults(run=run_new)
-
-
-def run_new(parser, args) -> int:
-    from .scaffold import ScaffoldError, new
-
-    try:
-        written = new(args.root, args.slug, args.title, args.assignment,
-                      [f.strip() for f in args.functions.split(",") if f.strip()])
-    except (ScaffoldError, OSError) as exc:
-        print(f"attn-grade course new: {exc}", file=sys.stderr)
-        return 2
-    for path in written:
-        print(f"wrote {path.relative_to(args.root)}")
-    print(f"Next: fill in each TODO, write solutions/{args.slug}.py, the checks, at least 5 mutants and 2 "
-          f"alternatives (docs/writing-a-grader.md), then run 'attn-grade course build' and the tests.")
-    return 0
+    register_scaffold(actions)
 
 
 def run(parser, args) -> int:

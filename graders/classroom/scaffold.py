@@ -16,6 +16,13 @@ So the new exercise passes the project's tests at once, but for the count of its
 mutants, alternatives and corpus files (tests/test_scaffold_passes.py). Then: write
 the solution, the checks, at least five mutants, two alternatives and a corpus
 file, and the lesson, and run ``attn-grade course build``.
+
+A function whose answer is an exact value (a SymPy expression, as hand_scores and variance_proof ask)
+is named with ``exact``: it takes no arguments, and its checks read the answer with kit/exact.py
+(``to_expr`` in the public check: exact, or half for a float; ``compare`` with the reference in the
+hidden one). ``attn-grade course add`` (scaffoldadd.py) gives an exercise that exists more functions
+the same way. Both use the checks of names here (``check_names``, ``check_functions``) and the text
+of scaffoldtext.py; coursescaffold.py is their command line.
 """
 
 from __future__ import annotations
@@ -26,101 +33,40 @@ import re
 from pathlib import Path
 
 from .. import registry
+from .scaffoldtext import (GRADER, HEADING, HIDDEN, HIDDEN_SYMPY, HINT, HINTS, INTRO, KEEP, ROW, SECTION, STUB, SYMPY,
+                           checks, domain_dict, promises, stub_functions, with_kit_line, with_sympy)
 
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 ANCHOR = "\n)\n\nBY_SLUG"  # the end of registry.EXERCISES, where the new line goes
 EXERCISES = "\n## The exercises\n"  # docs/contract.md: the new section goes at the end of this one
 MARK = "attn_grade_placeholder"  # a placeholder lesson's metadata: {MARK: slug}
 HINTS_SHOWN = 3  # tests/test_learner.py asks for three hints at least
+LESSON_LIMIT = 6  # written lessons at most (tests/test_lessons.py reads it here; a placeholder is not counted)
 # The project's tests of one exercise (docs/writing-a-grader.md, "Testing one exercise").
 TESTS = (".venv/bin/python -m pytest tests/test_graders.py tests/test_contract.py tests/test_domain.py "
          'tests/test_diagnoses.py tests/test_learner.py -k "[{s}] or [{s}/ or /{s}/ or [{s}. or no_hint_leaks"',
          ".venv/bin/python -m pytest tests/test_layout.py tests/test_scaffold_lessons.py")
 
-STUB = '''"""Exercise {slug}: {title}.
-
-TODO: the task in a few sentences, and what the function must promise (shapes, dtypes, inputs
-left unchanged), as docs/contract.md states it.
-
-Read first: lesson {number}, course/lessons/{lesson}.
-"""
-
-import numpy as np
-{functions}'''
-FUNCTION = '''
-
-def {name}(x: np.ndarray) -> np.ndarray:
-    """TODO: what {name} returns.
-
-    x: float64 array of shape (n,). Returns a new float64 array of shape (n,).
-    """
-    raise NotImplementedError("{name} {what}")
-'''
-GRADER = '''"""Grader for the {slug} exercise: public checks. See docs/writing-a-grader.md."""
-
-import numpy as np
-
-from .kit import Domain, as_array, call_text, check, entries_within, expect
-
-# What each stub promises of its arguments (docs/writing-a-grader.md, "What a check may ask").
-DOMAIN = Domain({{{domain}
-}})
-{checks}'''
-DOMAIN = '''
-    "{name}": ("finite entries as large as ±1e4 (TODO: the stub's own words)",
-    {pad}     lambda x: entries_within(x, minus_inf=False)),'''
-CHECK = '''
-
-@check("{name} returns a float64 array of its input's shape", 1, uses=("{name}",))
-def {name}_shape(sub, ref):
-    x = np.array([0.0, 1.0, 2.0])
-    call = call_text("{name}", x)
-    out = as_array(f"{{call}} returned an array that", sub.call("{name}", x), shape=x.shape)
-    expect(out.dtype == np.float64, f"{{call}} returned dtype {{out.dtype}}; return float64")
-'''
-HIDDEN = '''"""Hidden checks for {slug}: they compare with the reference solution and are never shipped."""
-
-from ..kit import arrays_any_rank, as_array, call_text, check, expect_array_close, for_all, reworded
-{checks}'''
-HIDDEN_CHECK = '''
-
-@check("{name} agrees with the reference", 1, hidden=True, uses=("{name}",))
-def {name}_agrees(sub, ref):
-    def prop(x):
-        call = call_text("{name}", x)
-        got = as_array(f"{{call}} returned an array that", sub.call("{name}", x), shape=x.shape)
-        with reworded(f"called {{call}}: "):
-            expect_array_close("the result", ref.{name}(x), got)
-
-    for_all(arrays_any_rank(max_dims=1), prop)
-'''
-HINTS = "# Hints for {slug}\n\nLesson: {lesson}\n{hints}"
-HINT = '''
-## Hint
-See: {lesson} § {heading}
-
-TODO: hint {n} of {total}, a nudge in two or three sentences towards what the lesson's section
-teaches, never the answer (the release's leak scan reads this file). Each hint says a little more.
-'''
-HEADING = "{n}. TODO: the section hint {n} points to"
-INTRO = ("# Lesson {number} · {title} (not written yet)\n\nA placeholder that `attn-grade course new {slug}` "
-         "wrote: the lesson that prepares the exercise **`{slug}`** is not written yet. The sections below are "
-         "the ones graders/hints/{slug}.md points to. TODO: write the lesson (see README.md), or point the "
-         "hints to an existing lesson's sections and delete this notebook and its row in README.md.")
-ROW = "| {number} | [`{lesson}`]({lesson}) | not written yet: a placeholder (TODO) | – | `{slug}` |"
-SECTION = '''### {number}. `{slug}`: {title}
-
-TODO: the task in a sentence or two, and what holds for all its functions.
-
-{functions}
-'''
-PROMISE = ("- `{name}(x: np.ndarray) -> np.ndarray`: TODO: what it returns; x is a float64\n"
-           "  array of shape (n,), the result a new float64 array of shape (n,)")
-KEEP = "Write at least {n} {what} here, one .py file each: see docs/writing-a-grader.md.\n"
-
 
 class ScaffoldError(Exception):
     """The exercise cannot be made as asked; the message says why."""
+
+
+def check_names(pairs) -> None:
+    """Refuse a slug, assignment or function name (``pairs``: (name, what it is)) that is not a plain name."""
+    for name, what in pairs:
+        if not NAME.match(name) or keyword.iskeyword(name):
+            raise ScaffoldError(f"{name!r} cannot be {what}: use lower-case letters, digits and _, starting "
+                                f"with a letter")
+
+
+def check_functions(functions, exact) -> None:
+    """Refuse functions named twice (or none), and ``exact`` naming one that ``functions`` does not."""
+    if not functions or len(set(functions)) < len(functions):
+        raise ScaffoldError("give each function once (--functions f,g)")
+    strange = [f for f in exact if f not in functions]
+    if strange:
+        raise ScaffoldError(f"--exact names {', '.join(strange)}, which --functions does not")
 
 
 def placeholders(root: Path) -> dict[str, Path]:
@@ -160,16 +106,14 @@ def _with_section(contract: str, section: str) -> str:
     return contract[:end].rstrip("\n") + "\n\n" + section + contract[end:]
 
 
-def new(root: Path, slug: str, title: str, assignment: str, functions: list[str], say=print) -> list[Path]:
+def new(root: Path, slug: str, title: str, assignment: str, functions: list[str], say=print,
+        exact: list[str] = ()) -> list[Path]:
     """Write the files of exercise ``slug`` under ``root`` (a checkout of this project); return them.
-    ``say`` is told what is a placeholder still, and which tests to run."""
+    ``say`` is told what is a placeholder still, and which tests to run. ``exact``: the functions whose
+    answer is an exact SymPy value (they take no arguments)."""
     root = Path(root)
-    for name, what in [(slug, "the slug"), (assignment, "the assignment")] + [(f, "a function") for f in functions]:
-        if not NAME.match(name) or keyword.iskeyword(name):
-            raise ScaffoldError(f"{name!r} cannot be {what}: use lower-case letters, digits and _, starting "
-                                f"with a letter")
-    if not functions or len(set(functions)) < len(functions):
-        raise ScaffoldError("give each function once (--functions f,g)")
+    check_names([(slug, "the slug"), (assignment, "the assignment")] + [(f, "a function") for f in functions])
+    check_functions(functions, exact)
     registry_file = root / "graders" / "registry.py"
     text = registry_file.read_text(encoding="utf-8")
     if slug in registry.BY_SLUG or f'Exercise("{slug}"' in text:
@@ -186,15 +130,16 @@ def new(root: Path, slug: str, title: str, assignment: str, functions: list[str]
     headings = [HEADING.format(n=n) for n in range(1, HINTS_SHOWN + 1)]
     stub = dict(slug=slug, title=title, number=number, lesson=lesson)
     files = {
-        root / "exercises" / f"{slug}.py": STUB.format(**stub, functions="".join(
-            FUNCTION.format(name=f, what="is not written yet") for f in functions)),
-        root / "solutions" / f"{slug}.py": STUB.format(**stub, functions="".join(
-            FUNCTION.format(name=f, what="(the reference solution) is not written yet") for f in functions)),
-        root / "graders" / f"{slug}.py": GRADER.format(slug=slug, checks="".join(
-            CHECK.format(name=f) for f in functions), domain="".join(
-            DOMAIN.format(name=f, pad=" " * len(f)) for f in functions)),
-        root / "graders" / "hidden" / f"{slug}.py": HIDDEN.format(slug=slug, checks="".join(
-            HIDDEN_CHECK.format(name=f) for f in functions)),
+        root / "exercises" / f"{slug}.py": with_sympy(STUB.format(**stub, functions=stub_functions(
+            functions, exact, "is not written yet")), exact),
+        root / "solutions" / f"{slug}.py": with_sympy(STUB.format(**stub, functions=stub_functions(
+            functions, exact, "(the reference solution) is not written yet")), exact),
+        root / "graders" / f"{slug}.py": with_kit_line(GRADER.format(
+            slug=slug, checks=checks(functions, exact), domain=domain_dict(functions, exact),
+            sympy=SYMPY if exact else ""), functions, exact),
+        root / "graders" / "hidden" / f"{slug}.py": with_kit_line(HIDDEN.format(
+            slug=slug, checks=checks(functions, exact, True), sympy=HIDDEN_SYMPY if exact else ""), functions, exact,
+            True),
         root / "graders" / "hints" / f"{slug}.md": HINTS.format(slug=slug, lesson=lesson, hints="".join(
             HINT.format(lesson=lesson, heading=h, n=n, total=HINTS_SHOWN) for n, h in enumerate(headings, 1))),
         lessons / lesson: placeholder_lesson(number, slug, title, headings),
@@ -209,15 +154,14 @@ def new(root: Path, slug: str, title: str, assignment: str, functions: list[str]
     if ANCHOR not in text:
         raise ScaffoldError(f"{registry_file} does not end its EXERCISES as expected; add the line by hand")
     readme = lessons / "README.md"
-    line = (f'    Exercise("{slug}", {title!r}, {2 * len(functions)}, ({", ".join(repr(f) for f in functions)},), '
-            f'"{assignment}"),')
+    line = _registry_line(slug, title, 2 * len(functions), functions, assignment)
     if readme.exists():
         files[readme] = _with_row(readme.read_text(encoding="utf-8"), ROW.format(number=number, lesson=lesson,
                                                                                  slug=slug))
     if contract and not kept:
         files[contract_file] = _with_section(contract, SECTION.format(
             number=1 + len(re.findall(r"^### \d+\. ", contract, re.M)), slug=slug, title=title,
-            functions="\n".join(PROMISE.format(name=f) for f in functions)))
+            functions=promises(functions, exact)))
     files[registry_file] = text.replace(ANCHOR, f"\n{line}{ANCHOR}", 1)
     for path, body in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,6 +169,9 @@ def new(root: Path, slug: str, title: str, assignment: str, functions: list[str]
     say(f"NO LESSON YET: course/lessons/{lesson} is a placeholder, and graders/hints/{slug}.md points to its TODO "
         f"sections. Write the lesson there, or point the hints to an existing lesson's sections and delete the "
         f"placeholder and its row in course/lessons/README.md. Until then tests/test_scaffold_lessons.py says so.")
+    if number > LESSON_LIMIT:
+        say(f"There are {number - 1} lessons already, and the lessons' tests allow {LESSON_LIMIT} written ones at "
+            f"most: write this one's sections into an existing lesson and point the hints there.")
     if kept:
         say(f"docs/contract.md has a section for {slug} already: kept as it is.")
     elif not contract:
@@ -232,3 +179,13 @@ def new(root: Path, slug: str, title: str, assignment: str, functions: list[str]
     say("The exercise's tests (docs/writing-a-grader.md, \"Testing one exercise\"); one fails until its mutants "
         "and alternatives are written:\n" + "\n".join("  " + t.format(s=slug) for t in TESTS))
     return list(files)
+
+
+def _registry_line(slug, title, points, functions, assignment) -> str:
+    names = "(" + ", ".join(f'"{f}"' for f in functions) + ("," if len(functions) == 1 else "") + ")"
+    line = f'    Exercise("{slug}", {json.dumps(title, ensure_ascii=False)}, {points:g}, {names}, "{assignment}"),'
+    if len(line) <= 120:
+        return line
+    head, _, rest = line.partition(f", {names}")
+    return f"{head},\n             {names}{rest}"
+

@@ -1,0 +1,22 @@
+"""Mistake: the running sum is not rescaled when the maximum grows (l = l + ..., the factor forgotten).
+Right when the first block holds the row's maximum; rows whose maximum comes later do not sum to 1."""
+# diagnosis: not rescaled
+import numpy as np
+import sympy
+
+
+def rescale_factor(m_old, m_new):
+    return sympy.exp(m_old - m_new)
+
+
+def online_softmax(z, block):
+    z = np.asarray(z, dtype=np.float64)
+    m = np.full(z.shape[:-1] + (1,), -np.inf)
+    l = np.zeros(z.shape[:-1] + (1,))
+    for start in range(0, z.shape[-1], block):
+        part = z[..., start:start + block]
+        m_new = np.maximum(m, part.max(axis=-1, keepdims=True))
+        safe = np.where(np.isneginf(m_new), 0.0, m_new)
+        l = l + np.exp(part - safe).sum(axis=-1, keepdims=True)
+        m = m_new
+    return np.exp(z - m) / l
