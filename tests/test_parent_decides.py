@@ -9,8 +9,8 @@ twin is the same file without the lines from ``# BEGIN REWRITE`` to ``# END REWR
 check must score the same for both, with the same outcome.
 
 (The worker is the student's process once their code runs, so a file can still make it report
-what some honest function would, one that puts its input back after the call, say: the README's
-"What it cannot stop". What it can no longer do is have the grader's decision made there.)
+what some honest function would, one that puts its input back after the call, say: "What it
+cannot stop" in docs/isolation.md. What it can no longer do is have the grader's decision made there.)
 """
 
 from __future__ import annotations

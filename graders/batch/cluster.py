@@ -145,8 +145,7 @@ def connect(opts):
     except TimeoutError:
         client.close()
         raise ClusterError(f"no worker joined the Dask scheduler at {address} within {WORKERS_SECONDS} s; start "
-                           f"some with 'dask worker {address} --nthreads 1' (README, 'Grading on several "
-                           f"machines')") from None
+                           f"some with 'dask worker {address} --nthreads 1' (docs/instructors/cluster.md)") from None
     return client, None
 
 

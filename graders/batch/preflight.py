@@ -32,7 +32,7 @@ def preflight(opts, say=print) -> dict:
     if not ok and not opts.allow_unisolated:
         raise NoSandbox("the sandbox cannot isolate students here: " + "; ".join(report.missing) +
                          ". Their code could read the solutions and each other's files. Grade where namespaces "
-                         "or Landlock are available (see the README, 'Isolation of student code'), or pass "
+                         "or Landlock are available (see docs/isolation.md), or pass "
                          "--allow-unisolated to grade anyway (every results.json will say so)")
     if not ok:
         say("WARNING: grading without isolation (--allow-unisolated): " + "; ".join(report.missing))

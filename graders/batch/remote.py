@@ -87,7 +87,7 @@ def refusal(where: str, facts: dict, expect: dict) -> str:
     if (weaker or (expect["isolation"]["isolated"] and not facts["isolated"])) and not expect["allow_unisolated"]:
         return (f"worker {where} isolates students less than this machine ({', '.join(weaker) or 'isolation'} "
                 f"missing there: {'; '.join(facts['missing']) or 'see its sandbox'}); grade where the workers allow "
-                f"what this machine allows (README, 'Grading on several machines'), or pass --allow-unisolated")
+                f"what this machine allows (docs/instructors/cluster.md), or pass --allow-unisolated")
     return ""
 
 

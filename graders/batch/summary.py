@@ -80,7 +80,7 @@ def waiting_lines(out: Path, students, slugs) -> list:
     lines = [f"Waiting for a person ({len(found)} student(s), {points_text(total)} pending, not lost): "
              f"exact answers SymPy could not settle in time; check each by hand (attn-grade show "
              f"{out}/students/<student>/results.json). Until then these points are not in the totals, and "
-             f"attn-grade export refuses these grades (README, 'Undecided answers')"]
+             f"attn-grade export refuses these grades (docs/instructors/exports.md, 'Undecided answers')"]
     for name in sorted(found):
         for slug, check, points in found[name]:
             lines.append(f"  {name}: {slug}: {check} ({points_text(points)} pending)")

@@ -10,8 +10,7 @@ mutual certificates, as Dask itself provides (``distributed.security.Security``)
   that only this process and the workers it starts hold, in memory; the
   scheduler and workers listen on 127.0.0.1 with ``tls://`` and refuse a peer
   that cannot show it;
-* ``tls://HOST:PORT``: the certificate files the instructor made (README,
-  "Grading on several machines"), from ``--tls-ca-file``, ``--tls-cert`` and
+* ``tls://HOST:PORT``: the certificate files the instructor made (docs/instructors/cluster.md), from ``--tls-ca-file``, ``--tls-cert`` and
   ``--tls-key`` or else from Dask's own configuration
   (``distributed.comm.tls.*``); a key another user could read is refused;
 * ``tcp://HOST:PORT``: refused unless ``--insecure-cluster``; then every
@@ -55,8 +54,8 @@ def refusal(address: str, tls: tuple = (), insecure: bool = False) -> str:
     if kind == "tcp":
         return (f"--cluster {address}: a tcp:// scheduler is neither encrypted nor authenticated, so anyone who "
                 f"can reach its port can run code as you and change grades; start it with TLS and give "
-                f"tls://HOST:PORT with --tls-ca-file, --tls-cert and --tls-key (README, 'Grading on several "
-                f"machines'), or pass --insecure-cluster if nobody else can reach that network")
+                f"tls://HOST:PORT with --tls-ca-file, --tls-cert and --tls-key (docs/instructors/cluster.md), "
+                f"or pass --insecure-cluster if nobody else can reach that network")
     return f"--cluster {address}: give local:N or tls://HOST:PORT ({kind}:// is not supported)"
 
 
@@ -69,7 +68,7 @@ def files_of(tls: tuple) -> tuple:
                             dask.config.get("distributed.comm.tls.client.key", None))
     if not (ca and cert):
         raise Refused("a tls:// scheduler needs its certificate: give --tls-ca-file, --tls-cert and --tls-key "
-                      "(README, 'Grading on several machines'), or set them in Dask's configuration "
+                      "(docs/instructors/cluster.md), or set them in Dask's configuration "
                       "(distributed.comm.tls.ca-file, .client.cert, .client.key)")
     for option, path in (("--tls-ca-file", ca), ("--tls-cert", cert), ("--tls-key", key)):
         if path and not Path(path).is_file():

@@ -23,9 +23,10 @@ needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="Dask distributed is not i
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-       # as the README asks of a scheduler: a student whose grading kills 2 workers gets "grading crashed"
+       # as docs/instructors/cluster.md asks of a scheduler: a student whose grading kills 2 workers
+       # gets "grading crashed"
        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1",
-       # as the README's cluster has it: no status pages
+       # as docs/instructors/cluster.md's cluster has it: no status pages
        "DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES": "[]", "DASK_DISTRIBUTED__WORKER__HTTP__ROUTES": "[]"}
 
 
@@ -48,11 +49,12 @@ def stop(procs):
 
 
 def certificate(where: Path) -> tuple:
-    """The cluster's certificate made in ``where`` by the README's own commands (its block that runs
-    ``openssl req``): (ca file, certificate, key), as --tls-ca-file, --tls-cert and --tls-key take them."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The cluster's certificate made in ``where`` by docs/instructors/cluster.md's own commands (its
+    block that runs ``openssl req``): (ca file, certificate, key), as --tls-ca-file, --tls-cert and
+    --tls-key take them."""
+    text = (ROOT / "docs" / "instructors" / "cluster.md").read_text(encoding="utf-8")
     blocks = [b.split("\n", 1)[1] for b in text.split("```")[1::2] if "openssl req" in b]
-    assert len(blocks) == 1, "the README has one block that makes the cluster's certificate"
+    assert len(blocks) == 1, "docs/instructors/cluster.md has one block that makes the cluster's certificate"
     subprocess.run(["bash", "-euc", blocks[0]], cwd=where, check=True, capture_output=True)
     return str(where / "cluster.pem"), str(where / "cluster.pem"), str(where / "cluster.key")
 
@@ -65,7 +67,7 @@ def tls_options(where: Path) -> list:
 
 
 def start_scheduler(where: Path, secure: bool = True):
-    """A scheduler started as a separate process: (its process, its address), tls:// with the README's
+    """A scheduler started as a separate process: (its process, its address), tls:// with the documented
     certificate unless not ``secure`` (then plain tcp://, as --insecure-cluster allows)."""
     file = where / "scheduler.json"
     tls = ["--protocol", "tls", *tls_options(where)] if secure else []
@@ -111,7 +113,7 @@ def wait_for_workers(address: str, n: int) -> None:
 
 def cluster_of(where: Path, workers: int = 2, *extra, secure: bool = True):
     """A scheduler and ``workers`` workers (each started with ``extra``): (address, their processes);
-    over tls:// with the README's certificate unless not ``secure``."""
+    over tls:// with the documented certificate unless not ``secure``."""
     proc, address = start_scheduler(where, secure)
     procs = [start_worker(where, f"w{i}", *extra) for i in range(workers)]
     try:
