@@ -1,12 +1,13 @@
 """`attn-grade report OUT`: the roster's names (--roster, OUT/roster.csv, an nbgrader course's), and
 with --nbgrader-course the course's grades beside the automatic points. The course is a stand-in
-here (nbscores' grades and late, monkeypatched to the interface); tests/test_report_course.py reads
+here (nbscores.grades, monkeypatched to the interface); tests/test_report_course.py reads
 a real gradebook."""
 
 from __future__ import annotations
 
 import csv
 import html
+import json
 import re
 import shutil
 from pathlib import Path
@@ -79,7 +80,7 @@ def test_without_a_roster_the_students_are_their_ids(out):
 
 
 def test_a_roster_file_names_the_students_escaped(out, tmp_path):
-    roster = tmp_path / "students.csv"  # nbgrader's `db student import` form, as the README's term uses it
+    roster = tmp_path / "students.csv"  # nbgrader's `db student import` form, as the term's page uses it
     roster.write_text(f"id,first_name,last_name,email\nann,Ada,Lovelace,ada@example.org\n"
                       f"cy,\"{HOSTILE}\",Hostile,\nnobody,No,Body,\n", encoding="utf-8")
     page, tables = _report(out, "--roster", str(roster))
@@ -107,9 +108,62 @@ def test_a_roster_that_is_no_roster_is_refused_naming_it(out, tmp_path, capsys):
     assert not (out / "report.html").exists()
 
 
+def test_the_copying_section_names_the_students_escaped(out, tmp_path):
+    """Possible copying names each student of a pair as the students table does: the roster's name,
+    HTML-escaped, with the id beside it; a student no roster names, by the id."""
+    roster = tmp_path / "students.csv"
+    roster.write_text(f"id,name\nann,\"Lovelace, Ada\"\ncy,\"{HOSTILE}\"\n", encoding="utf-8")
+    code = [[["def f(x):\n", True], ["    return x\n", False]], [["def f(y):\n", True], ["    return y\n", False]]]
+    (out / "copying.json").write_text(json.dumps([
+        {"kind": "shared rare mistake", "students": ["ann", "cy"], "score": 3.2,
+         "exercises": [{"exercise": "hand_scores", "group": "hand_scores.0123456789abcdef", "size": 2, "of": 3,
+                        "weight": 3.2, "mistake": None, "shown": []}]},
+        {"kind": "similar code", "students": ["bob", "cy"], "exercise": "hand_scores", "similarity": 0.9,
+         "code": code, "cut": [False, False]}]), encoding="utf-8")
+    page, _ = _report(out, "--roster", str(roster))
+    section = page[page.index("<h2 id=copying>"):page.index("<h2>Students</h2>")]
+    ann = "<bdi>Lovelace, Ada</bdi> <span class=muted>ann</span>"
+    cy = f"<bdi>{html.escape(HOSTILE)}</bdi> <span class=muted>cy</span>"
+    assert f"<h3>{ann} and {cy}: shared rare mistake (rarity 3.2)</h3>" in section
+    assert f"<h3>bob and {cy}: similar hand_scores code (90% matches)</h3>" in section
+    assert "<div><b>bob</b><pre class=side>" in section and f"<div><b>{cy}</b><pre class=side>" in section
+    assert "<img src=x" not in page and "<span class=muted>bob</span>" not in page  # bob has no name
+
+
+def test_the_pairs_that_share_a_variant_are_named():
+    from graders.classroom import copying
+    from graders.classroom.analysis import Class, Student
+
+    klass = Class([Student(s, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": 3}) for s in ("ann", "cy")],
+                  [registry.get("hand_scores")], [])
+    page = copying.section([], klass, {"cy": HOSTILE})
+    assert f"hand_scores: 1 pair(s) (ann and <bdi>{html.escape(HOSTILE)}</bdi> <span class=muted>cy</span>)" in page
+    assert "<img src=x" not in page
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory):
+    """cy and dee: the same mutant hand_scores, nothing else: one group of two in Same behaviour."""
+    root = tmp_path_factory.mktemp("report-twins")
+    for who in ("cy", "dee"):
+        (root / "class" / who).mkdir(parents=True)
+        shutil.copy(ROOT / "tests" / "mutants" / "hand_scores" / "no_scaling.py", root / "class" / who / "hand_scores.py")
+    assert main(["grade", str(root / "class"), "--out", str(root / "graded"), "--no-progress", "--jobs", "2"]) == 0
+    return root / "graded"
+
+
+def test_the_same_behaviour_section_names_the_members_escaped(twins, tmp_path):
+    out = Path(shutil.copytree(twins, tmp_path / "graded"))
+    (out / "roster.csv").write_text(f"id,name\ncy,\"{HOSTILE}\"\n", encoding="utf-8")
+    page, _ = _report(out)
+    section = page[page.index("<h2 id=groups>"):page.index("<h2 id=copying>")]
+    assert f"<td><bdi>{html.escape(HOSTILE)}</bdi> <span class=muted>cy</span>, dee</td>" in section
+    assert "<img src=x" not in page
+
+
 @pytest.fixture
 def course(monkeypatch):
-    """A stand-in nbgrader course: nbscores.grades and nbscores.late as the gradebook would answer."""
+    """A stand-in nbgrader course: nbscores.grades as the gradebook would answer (grades, names, lateness)."""
     asked = []
 
     def grades(path, assignments):
@@ -119,21 +173,17 @@ def course(monkeypatch):
                  "bob": {"part1_scores": 0.0, "part2_saturation": 0.0, "part3_attention": 0.0},
                  "cy": {"part1_scores": None, "part2_saturation": 4.0, "part3_attention": 36.0},
                  "dee": {"part1_scores": 0.0, "part2_saturation": 0.0, "part3_attention": 0.0}},
-                {"ann": "Lovelace, Ada", "cy": HOSTILE, "dee": "Dee, Dora"})
-
-    def late(path, assignments):
-        asked.append(("late", Path(path), list(assignments)))
-        return {"cy": {"part2_saturation": {"seconds_late": 7500.0, "penalty": 4.0, "raw": 8.0}},
-                "ann": {"part1_scores": {"seconds_late": 40.0, "penalty": 0.0, "raw": 17.5}}}
+                {"ann": "Lovelace, Ada", "cy": HOSTILE, "dee": "Dee, Dora"},
+                {"cy": {"part2_saturation": {"seconds_late": 7500.0, "penalty": 4.0, "raw": 8.0}},
+                 "ann": {"part1_scores": {"seconds_late": 40.0, "penalty": 0.0, "raw": 17.5}}})
 
     monkeypatch.setattr(nbscores, "grades", grades)
-    monkeypatch.setattr(nbscores, "late", late)
     return asked
 
 
 def test_the_course_grade_stands_beside_the_automatic_points(out, tmp_path, course):
     page, tables = _report(out, "--nbgrader-course", str(tmp_path / "course"))
-    assert course == [("grades", tmp_path / "course", list(PARTS)), ("late", tmp_path / "course", list(PARTS))]
+    assert course == [("grades", tmp_path / "course", list(PARTS))]  # the course is read once
     auto = _automatic(out)
     groups, header, rows = _course_rows(tables)
     g = lambda x: f"{round(x, 2):g}"  # noqa: E731 - as the report shows points
@@ -146,8 +196,10 @@ def test_the_course_grade_stands_beside_the_automatic_points(out, tmp_path, cour
                           "4 late", g(auto["cy"]["part3_attention"]), "36"]}
     assert auto["cy"]["part1_scores"] < 14  # the mutant lost automatic points: a real number, not the course's
     assert groups == ["", *PARTS]  # each over its two columns
-    assert header == ["student", "automatic of\xa014", "course grade of\xa018", "automatic of\xa016",
-                      "course grade of\xa016", "automatic of\xa036", "course grade of\xa036"]  # "of 14" kept whole
+    auto_max = {a: sum(x.points for x in registry.EXERCISES if x.assignment == a) for a in PARTS}
+    assert header == ["student", f"automatic of\xa0{auto_max['part1_scores']:g}", "course grade of\xa018",
+                      f"automatic of\xa0{auto_max['part2_saturation']:g}", "course grade of\xa016",
+                      f"automatic of\xa0{auto_max['part3_attention']:g}", "course grade of\xa036"]  # "of 14" kept whole
     late = re.search(r"<ul id=late-list>(.*?)</ul>", page).group(1)
     assert [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", late)] == [
         f"{HOSTILE} cy, part2_saturation: late by 2 h 5 min: -4 points under the course's policy",

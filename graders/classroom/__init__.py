@@ -11,6 +11,9 @@
     course.py       attn-grade course build: the nbgrader course, generated from one source
     nbmake.py       the notebook of one exercise, made from its stub, solution, checks and texts
     scaffold.py     attn-grade course new: the files of a new exercise, to fill in
+    scaffoldadd.py  attn-grade course add: more functions for an exercise that exists
+    scaffoldtext.py the text both write: templates of stubs, checks, hints, contract lines
+    coursescaffold.py  the command lines of course new and course add
     integrity.py    signs of cheating the hardened grader defeated, for a person to look at
     copying.py      signs of copying: shared rare wrong behaviour, identical answers, code alike
     identical.py    which identical answers are a sign: never a stub, nor a right answer the exercise forces
@@ -36,8 +39,10 @@
     needles.py      what the leak scan searches for: solutions, exact answers, hidden checks
     leaks.py        the leak scan of a bundle or release
     hub.py          python3 tasks.py hub: the course on a JupyterHub of this machine, started and removed
-    hubsetup.py     what that hub needs, made by root: throwaway users, the exchange, the servers'
-                    environments, the proxy, the grader account's copy of the course
+    hubsetup.py     what that hub needs, made by root: its names (Layout), commands as its users, its folders
+    hubusers.py     its throwaway Unix accounts, made and removed (only those made here)
+    hubenvs.py      the Pythons its servers run, kept in a cache; JupyterHub's proxy, installed with npm
+    hubcourse.py    the grader account's copy of the course: built, the roster imported, the hub's settings
 
 May import: classroom/, grading/, kit/, bounded/, sandbox/ and the registry.
 """

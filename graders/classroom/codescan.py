@@ -12,7 +12,8 @@ nothing to flag. What is read at all is bounded by integrity.py (MAX_SCANNED).
     patches(source)     what in the code reaches for the grader
     looks_around(source) what in the code searches the machine or runs code it finds
     tokens(source)      its tokens without comments and layout (what identical.py compares)
-    normalised(source)  a digest of those tokens
+    digest(tokens)      a digest of such tokens (what identical.py groups by)
+    normalised(source)  the digest of its tokens
 """
 
 from __future__ import annotations
@@ -128,10 +129,15 @@ def tokens(source: str) -> list[str] | None:
         return None
 
 
+def digest(found: list[str]) -> str:
+    """A digest of ``found`` (the tokens of ``tokens``): the same tokens, the same digest."""
+    return hashlib.sha256("\0".join(found).encode()).hexdigest()
+
+
 def normalised(source: str) -> str | None:
-    """A digest of the answer's tokens without comments and layout (``tokens``), or None."""
+    """The digest of the answer's tokens without comments and layout (``tokens``), or None."""
     found = tokens(source)
-    return None if found is None else hashlib.sha256("\0".join(found).encode()).hexdigest()
+    return None if found is None else digest(found)
 
 
 def root(node) -> str:

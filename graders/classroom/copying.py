@@ -38,7 +38,7 @@ from pathlib import Path
 from .. import registry
 from ..batch.outfiles import write_atomic
 from ..kit import variants
-from . import analysis, codematch, groups, identical
+from . import analysis, codematch, groups, identical, roster
 from .integrity import Flag, stub_texts, where_of
 
 FILE = "copying.json"
@@ -158,10 +158,11 @@ def shared_variants(klass: analysis.Class) -> dict:
     return {slug: p for slug, p in pairs.items() if p}
 
 
-def section(found: list, klass: analysis.Class | None = None) -> str:
+def section(found: list, klass: analysis.Class | None = None, names: dict | None = None) -> str:
     """The report's HTML section: each flagged pair with its evidence (``found``: copying.json); and, for a
-    class graded with variants, the pairs that share one (whose equal answers variants cannot tell apart)."""
-    e = html.escape
+    class graded with variants, the pairs that share one (whose equal answers variants cannot tell apart).
+    ``names``: student -> "Last, First", where a roster says (roster.who shows a student)."""
+    e, names = html.escape, names or {}
     parts = ["<h2 id=copying>Possible copying</h2><p class=muted>Pairs whose answers share a rare wrong behaviour, "
              "or whose code is the same up to names, comments and layout (the stub's lines left out). For a "
              "person to look at: they changed no score, and two students can make the same mistake alone. A flag "
@@ -173,7 +174,7 @@ def section(found: list, klass: analysis.Class | None = None) -> str:
                      "right answer; for them, one answer handed in twice in two exact forms (1/2 and 0.5) is no "
                      "flag, since it is what two honest students write. Only the code comparison above can show "
                      "copying between them. " + "; ".join(
-                         f"{e(slug)}: {len(p)} pair(s) ({e(', '.join(f'{a} and {b}' for a, b in p[:6]))}"
+                         f"{e(slug)}: {len(p)} pair(s) ({', '.join(_pair(a, b, names) for a, b in p[:6])}"
                          f"{', …' if len(p) > 6 else ''})" for slug, p in shared.items()) + ".</p>")
     rows = []
     for item in found if isinstance(found, list) else []:
@@ -188,13 +189,19 @@ def section(found: list, klass: analysis.Class | None = None) -> str:
                 f"files{' (' + e(x['mistake']) + ')' if x.get('mistake') else ''}"
                 + "".join(f"<pre class=ex>{e(c.get('call', ''))}\n→ {e(c.get('answer', ''))}</pre>"
                           for c in x.get("shown", [])[:1]) + "</li>" for x in item["exercises"])
-            rows.append(f"<h3>{e(a)} and {e(b)}: shared rare mistake (rarity {item['score']:.1f})</h3><ul>{lines}</ul>")
+            rows.append(f"<h3>{_pair(a, b, names)}: shared rare mistake (rarity {item['score']:.1f})</h3>"
+                        f"<ul>{lines}</ul>")
         elif item.get("kind") == "similar code":
             a, b = item["students"]
-            sides = "".join(f"<div><b>{e(who)}</b><pre class=side>" + "".join(
+            sides = "".join(f"<div><b>{roster.who(one, names)}</b><pre class=side>" + "".join(
                 f"<mark>{e(t)}</mark>" if hit else e(t) for t, hit in pieces) + "</pre></div>"
-                for who, pieces in zip((a, b), item["code"]))
+                for one, pieces in zip((a, b), item["code"]))
             cut = " (each compared on its first 30,000 characters)" if any(item.get("cut", [])) else ""
-            rows.append(f"<h3>{e(a)} and {e(b)}: similar {e(item['exercise'])} code "
+            rows.append(f"<h3>{_pair(a, b, names)}: similar {e(item['exercise'])} code "
                         f"({100 * item['similarity']:.0f}% matches{cut})</h3><div class=pair>{sides}</div>")
     return "".join(parts) + ("".join(rows) if rows else "<p>None.</p>")
+
+
+def _pair(a: str, b: str, names: dict) -> str:
+    """Two students as HTML, each by the roster's name with the id beside it, or by the id (roster.who)."""
+    return f"{roster.who(a, names)} and {roster.who(b, names)}"

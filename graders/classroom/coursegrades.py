@@ -5,8 +5,8 @@ The course's grade is the one ``attn-grade export --nbgrader-course`` sends (nbs
 ``grades``): the automatic points and a person's marks (the written proof) in, less the late
 penalty under the course's policy, never below 0, out of the assignment's points, hand-marked cells
 included. A grade with a cell still to be marked by hand has none yet: it shows as waiting for a
-mark, never as 0. A late submission says how late it was and what that cost (nbscores.py's
-``late``). The roster's names come along (roster.py shows them).
+mark, never as 0. A late submission says how late it was and what that cost (from the same
+reading). The roster's names come along (roster.py shows them).
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ class Course:
 def load(course: Path, assignments: list) -> Course:
     """The course's grades of ``assignments``; CourseError when its gradebook cannot say."""
     try:
-        points, scores, names = nbscores.grades(course, list(assignments))
-        late = nbscores.late(course, list(assignments))
+        points, scores, names, late = nbscores.grades(course, list(assignments))
     except ImportError as exc:  # nbgrader, which reading the course needs
         raise CourseError(f"--nbgrader-course needs nbgrader, which could not be imported ({exc}): "
                                    f"pip install nbgrader, or this project's 'course' extra") from None

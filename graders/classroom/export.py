@@ -102,7 +102,7 @@ def from_course(course: Path, assignments: list) -> Grades:
     from .nbscores import CourseError, grades
 
     try:
-        points, scores, names = grades(course, assignments)
+        points, scores, names, _ = grades(course, assignments)  # the late penalties are in the grades
     except CourseError as exc:
         raise ExportError(str(exc)) from None
     return Grades(list(assignments), points, dict(sorted(scores.items())), names)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..grading.report import pts as pts_text
 from ..grading.behaviour import is_value
-from . import analysis
+from . import analysis, roster
 
 SIGNATURE = re.compile(r"[0-9a-f]{16}")
 SHOWN_GROUPS = 12  # per exercise, in the report: the largest
@@ -99,9 +99,10 @@ def of(klass: analysis.Class) -> dict:
     return found
 
 
-def section(klass: analysis.Class, comments: dict) -> str:
-    """The report's HTML section: per exercise, the groups that lost points; ``comments``: key -> text."""
-    e = html.escape
+def section(klass: analysis.Class, comments: dict, names: dict | None = None) -> str:
+    """The report's HTML section: per exercise, the groups that lost points; ``comments``: key -> text;
+    ``names``: student -> "Last, First", where a roster says (roster.who shows a student)."""
+    e, names = html.escape, names or {}
     parts = ["<h2 id=groups>Same behaviour</h2><p class=muted>Each exercise's submissions grouped by what they "
              "answer on the checks' recorded calls (rounded to about six digits): one row per group of two or more "
              "that lost points, largest first, with one member's answers to the first calls it answers otherwise "
@@ -126,7 +127,8 @@ def section(klass: analysis.Class, comments: dict) -> str:
             note = comments.get(g.key)
             rows.append(f"<tr><td><code>{e(g.key)}</code></td><td class=n>{len(g.members)}</td>"
                         f"<td class=n>{score}/{pts_text(g.max_points)}</td><td class=mk>{e(g.mistake)}</td>"
-                        f"<td>{e(', '.join(g.members[:5]))}{' …' if len(g.members) > 5 else ''}</td>"
+                        f"<td>{', '.join(roster.who(m, names) for m in g.members[:5])}"
+                        f"{' …' if len(g.members) > 5 else ''}</td>"
                         f"<td>{example}</td><td>{e(note[:120]) if note else ''}</td></tr>")
         more = f"<p class=muted>and {len(shared) - SHOWN_GROUPS} smaller group(s)</p>" if len(shared) > SHOWN_GROUPS else ""
         table = ("<div class=wide><table><thead><tr><th>group</th><th class=n>students</th><th class=n>points</th>"

@@ -1,9 +1,10 @@
 """python3 tasks.py hub: the course on a JupyterHub of this machine, for an instructor to try.
 
-    running(layout, port, release)   a context manager: the accounts, folders, environments, course and
-                                     hub of hubsetup.py, started; yields a Running; on leaving (an error
-                                     or Ctrl-C too) the hub is stopped and its accounts, their homes and
-                                     processes and /srv/NAME are removed
+    running(layout, port, release)   a context manager: the accounts (hubusers.py), folders (hubsetup.py),
+                                     environments (hubenvs.py), course (hubcourse.py) and hub, started;
+                                     yields a Running; on leaving (an error or Ctrl-C too) the hub is
+                                     stopped and its accounts, their homes and processes and /srv/NAME
+                                     are removed
     main(argv)                       the command: starts it, prints the address and the logins, waits
                                      for Ctrl-C
 
@@ -28,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .helptext import Help
-from .hubsetup import (COURSE_ID, HUB_FILES, HubError, Layout, as_user, make_course, make_folders, make_users, proxy,
-                       remove_users, say, users_environment)
+from .hubcourse import make_course
+from .hubenvs import proxy, users_environment
+from .hubsetup import COURSE_ID, HUB_FILES, HubError, Layout, as_user, make_folders, say
+from .hubusers import make_users, remove_users
 
 NOT_ROOT = ("the hub needs root: it makes a Unix account for the instructor, each student and the grader, "
             "and starts each one's Jupyter server as that account (JupyterHub's LocalProcessSpawner). "

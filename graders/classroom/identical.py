@@ -29,11 +29,10 @@ makes these flags, with the class's results; the flag changes no score.
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections import defaultdict
 
 from . import groups
-from .codescan import tokens
+from .codescan import digest, tokens
 from .integrity import Flag
 
 OWN_TOKENS = 20  # fewer tokens of one's own, alike, are what a right answer looks like
@@ -54,7 +53,7 @@ def flags(codes: dict, stubs: dict, verdicts: dict | None = None) -> list[Flag]:
             except Exception:  # noqa: BLE001 - a file the tokenizer cannot take is compared with none
                 continue
             if mine is not None:
-                alike[hashlib.sha256("\0".join(mine).encode()).hexdigest()].append((who, where, mine))
+                alike[digest(mine)].append((who, where, mine))
         forms = [t for t in (tokens(s) for s in stubs.get(slug, [])) if t is not None]
         for owners in alike.values():
             if len(owners) < 2:

@@ -70,7 +70,7 @@ def _run(parser, args) -> int:
     from nbgrader.api import MissingEntry
 
     from .coursegrades import how_late
-    from .nblate import late, refresh
+    from .nblate import late, priced, refresh
 
     with book as gb:
         if keywords is not None:
@@ -88,7 +88,7 @@ def _run(parser, args) -> int:
                      else "on time now")
             print(f"{args.student} has {given} {args.assignment}: {state}")
             return 0
-        lines = described(late(gb, config))
+        lines = described(late(priced(gb, config)))
     print("\n".join(lines) if lines else "no late submissions")
     return 0
 
@@ -103,11 +103,11 @@ def described(found) -> list[str]:
 
 def late_summary(course: Path, assignments) -> list[str]:
     """What ``attn-grade grade --nbgrader-course`` says of the late submissions it graded."""
-    from .nblate import late
+    from .nblate import late, priced
     from .nbscores import nbgrader_config, open_gradebook
 
     with open_gradebook(course) as gb:
-        lines = described(late(gb, nbgrader_config(course), assignments))
+        lines = described(late(priced(gb, nbgrader_config(course), assignments)))
     if not lines:
         return []
     return [f"late, under the course's policy: {len(lines)} submission(s) (a copy handed in again after the due "

@@ -54,20 +54,16 @@ def _nbgrader():
 
 
 def _config(course: Path, submitted: Path, out: Path):
-    from traitlets.config import Config
-    from traitlets.config.loader import PyFileConfigLoader
-
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
     from .nbfill import fill_class
     from .nbguard import RefuseUnhardened
+    from .nblate import course_config
 
-    cfg_file = course / "nbgrader_config.py"
-    if not cfg_file.is_file():
+    if not (course / "nbgrader_config.py").is_file():
         raise GradebookError(f"--nbgrader-course {course}: no nbgrader_config.py there (not an nbgrader course)")
-    config = Config()
-    config.merge(PyFileConfigLoader(cfg_file.name, path=str(course)).load_config())
+    config = course_config(course)
     config.CourseDirectory.root = str(course)
     config.CourseDirectory.submitted_directory = str(submitted)  # absolute: os.path.join keeps it
     fill = fill_class()

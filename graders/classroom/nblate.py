@@ -7,9 +7,11 @@ until something autograded again. Here the penalty is the one nbgrader would sto
 autograded again now: the course's LateSubmissionPlugin, asked with the notebook's current score
 (automatic and hand-marked points), kept within [0, score] as AssignLatePenalties keeps it.
 
-``penalties`` works it out without writing; ``refresh`` also stores it, so that formgrader and
-nbgrader's own commands agree; ``CurrentCsvExport`` is ``nbgrader export``'s CSV plugin with that
-refresh first (the course's nbgrader_config.py chooses it), so both exports give the same grade.
+``priced`` works it out without writing, in one pass over the gradebook (``late`` reads the late
+submissions off it); ``refresh`` also stores it, so that formgrader and nbgrader's own commands
+agree; ``CurrentCsvExport`` is ``nbgrader export``'s CSV plugin with that refresh first (the
+course's nbgrader_config.py chooses it), so both exports give the same grade. ``course_config``
+reads a course's configuration, for here and for nbgradebook.py.
 """
 
 from __future__ import annotations
@@ -31,6 +33,20 @@ class Late:
     penalty: float
 
 
+@dataclass(frozen=True)
+class Priced:
+    """One submission with each notebook's penalty now: {notebook row: penalty or None}."""
+
+    assignment: str
+    submission: object  # nbgrader.api.SubmittedAssignment
+    penalties: dict
+
+    @property
+    def cost(self) -> float:
+        """The points the submission loses now, all its notebooks together."""
+        return sum((penalty or 0.0 for penalty in self.penalties.values()), 0.0)
+
+
 def course_config(course: Path):
     """The course's nbgrader configuration (nbgrader_config.py, and the local file it loads)."""
     from traitlets.config import Config
@@ -41,52 +57,49 @@ def course_config(course: Path):
     return config
 
 
-def penalties(gb, config, assignments=None) -> dict:
-    """{(student, assignment, notebook): penalty or None} for every submitted notebook of
-    ``assignments`` (default: all), as AssignLatePenalties would store it now."""
+def priced(gb, config, assignments=None) -> list[Priced]:
+    """Every submission of ``assignments`` (default: all), each notebook's penalty as AssignLatePenalties
+    would store it now: the one pass over the gradebook that ``refresh``, ``late`` and nbscores.py share."""
     from nbgrader.preprocessors import AssignLatePenalties
 
     step = AssignLatePenalties(config=config)
     step.init_plugin()
-    found = {}
+    found = []
     for assignment in gb.assignments:
         if assignments is not None and assignment.name not in assignments:
             continue
         for sub in assignment.submissions:
-            late = sub.total_seconds_late
+            seconds = sub.total_seconds_late
+            penalties = {}
             for nb in sub.notebooks:
                 penalty = None
-                if late > 0:
-                    penalty = step.plugin_inst.late_submission_penalty(sub.student.id, nb.score, late)
+                if seconds > 0:
+                    penalty = step.plugin_inst.late_submission_penalty(sub.student.id, nb.score, seconds)
                     if penalty is not None:
                         penalty = min(max(float(penalty), 0.0), float(nb.score))
-                found[(sub.student.id, assignment.name, nb.name)] = penalty
+                penalties[nb] = penalty
+            found.append(Priced(assignment.name, sub, penalties))
     return found
 
 
 def refresh(gb, config, assignments=None) -> int:
     """Store the current penalties in the gradebook; return how many changed."""
     changed = 0
-    for (student, assignment, notebook), penalty in penalties(gb, config, assignments).items():
-        nb = gb.find_submission_notebook(notebook, assignment, student)
-        if nb.late_submission_penalty != penalty:
-            nb.late_submission_penalty, changed = penalty, changed + 1
+    for one in priced(gb, config, assignments):
+        for nb, penalty in one.penalties.items():
+            if nb.late_submission_penalty != penalty:
+                nb.late_submission_penalty, changed = penalty, changed + 1
     if changed:
         gb.db.commit()
     return changed
 
 
-def late(gb, config, assignments=None) -> list[Late]:
-    """The late submissions of ``assignments``, with what the course's policy costs each now."""
-    cost: dict = {}
-    for (student, assignment, _), penalty in penalties(gb, config, assignments).items():
-        cost[(student, assignment)] = cost.get((student, assignment), 0.0) + (penalty or 0.0)
-    found = []
-    for (student, assignment), penalty in sorted(cost.items()):
-        sub = gb.find_submission(assignment, student)
-        if sub.total_seconds_late > 0:
-            found.append(Late(student, assignment, float(sub.total_seconds_late), float(sub.score), penalty))
-    return found
+def late(found: list[Priced]) -> list[Late]:
+    """The late submissions among ``found`` (``priced``), with what the course's policy costs each now."""
+    return sorted((Late(one.submission.student.id, one.assignment, float(one.submission.total_seconds_late),
+                        float(one.submission.score), one.cost)
+                   for one in found if one.submission.total_seconds_late > 0),
+                  key=lambda e: (e.student, e.assignment))
 
 
 class CurrentCsvExport(CsvExportPlugin):

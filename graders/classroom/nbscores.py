@@ -10,7 +10,7 @@ nbgrader would if it autograded again, not the one stored when it last did. One 
 submission with a cell still waiting to be marked by hand has no grade yet
 (None), where nbgrader would count that cell as 0 and the student would see a
 grade that is about to change. The roster's names come along, for the LMS's
-Student column.
+Student column, and the late submissions, for the class report (coursegrades.py).
 """
 
 from __future__ import annotations
@@ -22,52 +22,43 @@ class CourseError(Exception):
     """The course's gradebook cannot be read, or lacks an assignment."""
 
 
-def late(course: Path, assignments: list[str]) -> dict:
-    """{student: {assignment: {"seconds_late", "raw", "penalty"}}} for the late submissions of
-    ``assignments``, what the course's policy costs each now (penalty in points)."""
-    from .nblate import late as late_ones
-
-    book = open_gradebook(course)
-    with book as gb:
-        found = {}
-        for e in late_ones(gb, nbgrader_config(course), assignments):
-            found.setdefault(e.student, {})[e.assignment] = {"seconds_late": e.seconds_late, "raw": e.raw,
-                                                             "penalty": e.penalty}
-    return found
-
-
-def grades(course: Path, assignments: list[str]) -> tuple[dict, dict, dict]:
-    """({assignment: points possible}, {student: {assignment: grade or None}}, {student: "Last, First"})
-    for ``assignments``; a student the roster names no one is left out of the last."""
+def grades(course: Path, assignments: list[str]) -> tuple[dict, dict, dict, dict]:
+    """({assignment: points possible}, {student: {assignment: grade or None}}, {student: "Last, First"},
+    {student: {assignment: {"seconds_late", "raw", "penalty"}}}) for ``assignments``, from one reading of
+    the gradebook and of the course's settings. A student the roster names no one is left out of the
+    third; the last holds the late submissions, what the course's policy costs each now (in points)."""
     book = open_gradebook(course)
     config = nbgrader_config(course)
     from nbgrader.api import MissingEntry
 
-    from .nblate import penalties
+    from . import nblate
 
-    points, scores, names = {}, {}, {}
+    points, scores, names, late = {}, {}, {}, {}
     with book as gb:
-        penalty = penalties(gb, config, assignments)
         for name in assignments:
             try:
                 points[name] = float(gb.find_assignment(name).max_score)
             except MissingEntry:
                 raise CourseError(f"{name} is not an assignment of {course}/gradebook.db; grade it with "
                                   f"'attn-grade grade ... --nbgrader-course {course}' first") from None
+        found = nblate.priced(gb, config, assignments)
+        handed_in = {(one.submission.student.id, one.assignment): one for one in found}
         for student in gb.students:
             name = ", ".join(n for n in (student.last_name, student.first_name) if n)
             if name:
                 names[student.id] = name
             row = scores.setdefault(student.id, {})
             for name in assignments:
-                try:
-                    sub = gb.find_submission(name, student.id)
-                except MissingEntry:
+                one = handed_in.get((student.id, name))
+                if one is None:  # nothing handed in
                     row[name] = 0.0
                     continue
-                cost = sum(penalty.get((student.id, name, nb.name)) or 0.0 for nb in sub.notebooks)
-                row[name] = None if sub.needs_manual_grade else round(max(0.0, float(sub.score) - cost), 6)
-    return points, scores, names
+                sub = one.submission
+                row[name] = None if sub.needs_manual_grade else round(max(0.0, float(sub.score) - one.cost), 6)
+        for e in nblate.late(found):
+            late.setdefault(e.student, {})[e.assignment] = {"seconds_late": e.seconds_late, "raw": e.raw,
+                                                            "penalty": e.penalty}
+    return points, scores, names, late
 
 
 def open_gradebook(course: Path):
