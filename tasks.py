@@ -2,13 +2,16 @@
 """Set up and run the project with nothing but python3 (3.10 or newer).
 
     python3 tasks.py setup        create .venv with what a learner needs: numpy, sympy,
-                                  hypothesis, watchdog and the attn-grade command
+                                  hypothesis, watchdog and the attn-grade command; then record
+                                  every check for this machine (attn-grade prepare)
     python3 tasks.py lessons      add Jupyter and matplotlib, then open the lessons
     python3 tasks.py demo         add matplotlib, grade the reference solutions and a sample class
                                   of three, and write the class report
     python3 tasks.py test [ARGS]  add the test tools (pytest, nbgrader, a Jupyter kernel)
                                   and run the whole test suite (ARGS go to pytest)
     python3 tasks.py instructor   add nbgrader, to build and grade the course
+    python3 tasks.py docs [ARGS]  add MkDocs, then build the documentation site into site/ (strict:
+                                  a broken link or anchor fails; ARGS go to mkdocs build)
     python3 tasks.py hub [ARGS]   add JupyterHub, then start the course on a JupyterHub of this
                                   machine, to try (as root; --help says more)
 
@@ -16,7 +19,7 @@ Each command creates (or reuses) the virtual environment in .venv (ATTN_VENV
 moves it) and installs again only when pyproject.toml has changed or it needs
 an extra that is not there yet. While pip works (minutes, the first time) it
 says which packages and how far pip has got; pip's whole output goes to
-.venv/pip-install.log.
+.venv/pip-install.log (.ci/pip_progress.py does the install and its progress lines).
 """
 
 import sys
@@ -26,18 +29,19 @@ if sys.version_info < (3, 10):  # before anything newer Pythons alone can read
              % (sys.version_info[0], sys.version_info[1], sys.executable))
 
 import hashlib
+import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
-import textwrap
-import threading
-import time
 import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+# pip's install with its progress lines: a module of its own beside the CI scripts (standard library only)
+_spec = importlib.util.spec_from_file_location("attn_pip_progress", ROOT / ".ci" / "pip_progress.py")
+_pip = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_pip)
 VENV = Path(os.environ.get("ATTN_VENV", ROOT / ".venv"))
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
@@ -66,10 +70,8 @@ def setup(*extras: str) -> None:
     fresh = not PY.exists()
     if fresh:
         _create_venv("[1/2] ")
-    _install(wanted, "[2/2] " if fresh else "")
+    _pip.install(ROOT, VENV, PY, wanted, "[2/2] " if fresh else "", TICK, _terminal())
     stamp.write_text(json.dumps({"digest": digest, "extras": wanted}))
-    if not extras:
-        print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade list'", flush=True)
 
 
 def _create_venv(step: str = "") -> None:
@@ -83,148 +85,12 @@ def _create_venv(step: str = "") -> None:
                  f"comes in its own package: 'sudo apt install python{version}-venv', then run this again.")
 
 
-# ------------------------------------------------------------------ pip, and how far it has got
-def _install(extras, step: str) -> None:
-    """pip install -e .[EXTRAS], saying which packages and, while pip works, how far it has got. pip's
-    whole output goes to the venv's pip-install.log; if it fails, its last lines come to the screen."""
-    log, start = VENV / "pip-install.log", time.monotonic()
-    _say(f"{step}installing into {_shown(VENV)} {_what(extras)}. The first time takes minutes; "
-         f"pip's own output goes to {_shown(log)}", len(step))
-    cmd = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
-           "-e", "." + (f"[{','.join(extras)}]" if extras else "")]
-    seen = {"doing": "starting pip", "found": 0, "last": "", "installed": 0, "news": [], "tail": []}
-    tty, said = _terminal(), start
-    with open(log, "w", encoding="utf-8") as out:
-        out.write("+ " + " ".join(cmd) + "\n")
-        pip = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               errors="replace")
-        reader = threading.Thread(target=_read, args=(pip.stdout, out, seen), daemon=True)
-        reader.start()
-        try:
-            while True:
-                try:
-                    code = pip.wait(timeout=min(1.0, TICK / 3))
-                    reader.join()
-                except subprocess.TimeoutExpired:
-                    code = None
-                now = time.monotonic()
-                while seen["news"]:
-                    _show(f"  {_took(now - start)}: {seen['news'].pop(0)}", tty)
-                    said = now
-                if code is not None:
-                    break
-                if tty:
-                    _show(f"  {_took(now - start)}: {_doing(seen)}", tty, keep=False)
-                elif now - said >= TICK:
-                    _show(f"  {_took(now - start)}: still {_doing(seen)}", tty)
-                    said = now
-        except KeyboardInterrupt:
-            pip.kill()
-            sys.exit("\ninterrupted: the same command starts the install again")
-    if tty:
-        sys.stdout.write("\r" + " " * _width() + "\r")
-    if code != 0:
-        print(f"pip failed (exit status {code}) after {_took(now - start)}; its last lines:", file=sys.stderr)
-        print("\n".join(f"    {line}" for line in seen["tail"][-15:]), file=sys.stderr)
-        sys.exit(f"the install did not finish; pip's whole output is in {_shown(log)}; "
-                 f"the same command tries again")
-    print(f"installed {_packages(seen['installed'])} in {_took(now - start)}", flush=True)
-
-
-def _read(stream, log, seen: dict) -> None:
-    """pip's output, line by line, into the log and into ``seen``: what pip is doing, what was found."""
-    for line in stream:
-        log.write(line)
-        log.flush()
-        seen["tail"] = [*seen["tail"][-24:], line.rstrip()]
-        text = line.strip()
-        found = re.match(r"(?:Collecting|Requirement already satisfied:) ([\w.-]+)|Processing \S*/([\w.]+)", text)
-        if found:
-            if not seen["found"]:
-                seen["news"].append("finding the packages (downloading those not in pip's cache)")
-            seen["found"] += 1
-            seen["last"] = found.group(1) or found.group(2)
-            seen["doing"] = "finding the packages"
-        elif text.startswith("Installing build dependencies") and seen["doing"] == "starting pip":
-            seen["doing"] = "preparing attn-grade's own package"
-            seen["news"].append(seen["doing"])
-        elif text.startswith(("Building wheel", "Building editable")):
-            seen["doing"] = "building attn-grade's package"
-        elif text.startswith("Installing collected packages:"):
-            seen["doing"] = f"installing {_packages(len(text.split(':', 1)[1].split(',')))}"
-            seen["news"].append(f"{seen['doing']}, often the longest step")
-        elif text.startswith("Successfully installed"):
-            seen["installed"] = len(text.split()) - 2
-
-
-def _doing(seen: dict) -> str:
-    if seen["doing"] == "finding the packages":
-        return f"finding the packages: {seen['found']} so far, the last {seen['last']}"
-    return seen["doing"]
-
-
-def _what(extras) -> str:
-    """The packages pyproject.toml names for attn-grade itself and for each extra, as a sentence."""
-    try:
-        text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-        try:
-            import tomllib
-
-            project = tomllib.loads(text)["project"]
-            lists = {"": project["dependencies"], **project.get("optional-dependencies", {})}
-        except ImportError:  # Python 3.10: the lists read plainly
-            blocks = re.finditer(r"^([\w-]+)\s*=\s*\[(.*?)\]", re.sub(r"#[^\n]*", "", text), re.S | re.M)
-            lists = {"" if m.group(1) == "dependencies" else m.group(1): re.findall(r'"([^"]+)"', m.group(2))
-                     for m in blocks}
-        names = {k: [re.match(r"[A-Za-z0-9_.-]+", d).group(0) for d in v] for k, v in lists.items()}
-    except (OSError, KeyError, AttributeError, ValueError):
-        return "the project" + "".join(f", its {e!r} extra" for e in extras) + " and what they need"
-    named, parts = [], []
-    for group in ("", *extras):
-        new = [n for n in names.get(group, []) if n not in named]
-        named += new
-        label = f"the {group!r} extra" if group else "attn-grade's own"
-        if new:
-            parts.append(f"{', '.join(new)} ({label})")
-    return f"{len(named)} packages and what they need in turn: " + "; ".join(parts)
-
-
-def _say(text: str, indent: int = 0) -> None:
-    print(textwrap.fill(text, 79, subsequent_indent=" " * indent, break_long_words=False, break_on_hyphens=False),
-          flush=True)
-
-
-def _show(text: str, tty: bool, keep: bool = True) -> None:
-    """A progress line: in a log, printed; on a terminal, written over the last one (kept if ``keep``)."""
-    if not tty:
-        print(text[:79], flush=True)
-        return
-    sys.stdout.write("\r" + text[:_width()].ljust(_width()) + ("\n" if keep else ""))
-    sys.stdout.flush()
-
-
 def _terminal() -> bool:
     return sys.stdout.isatty()
 
 
-def _width() -> int:
-    return max(20, min(shutil.get_terminal_size().columns, 120) - 1)
-
-
-def _packages(n: int) -> str:
-    return f"{n} package" if n == 1 else f"{n} packages"
-
-
-def _took(seconds: float) -> str:
-    seconds = int(seconds)
-    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
-
-
 def _shown(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return _pip.shown(path)
 
 
 def lessons() -> int:
@@ -273,19 +139,34 @@ def test(extra) -> int:
     return run(PY, "-m", "pytest", "-n", "2", "-m", "", "--durations=10", *extra, check=False)
 
 
+def docs(extra) -> int:
+    """Build the documentation site into site/ with MkDocs, offline, in strict mode: any warning (a
+    broken link or anchor, a page left out of the nav) fails the build. The command and settings
+    references are generated from the code as it builds (docs/hooks/reference.py)."""
+    setup("docs")
+    code = run(PY, "-m", "mkdocs", "build", "--strict", "--config-file", ROOT / "mkdocs.yml",
+               "--site-dir", ROOT / "site", *extra, check=False)
+    if code == 0:
+        print(f"\nThe site: {(ROOT / 'site' / 'index.html').as_uri()} (open it in a browser)", flush=True)
+    return code
+
+
 def main(argv) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
         return 0 if argv else 2
     command, extra = argv[0], argv[1:]
-    if command == "setup":
+    if command == "setup":  # then every check recorded, so the first one is quick (and the sandbox tried)
         setup()
-        return 0
+        code = run(BIN / "attn-grade", "prepare", check=False)
+        if code == 0:
+            print(f"\nready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade list'", flush=True)
+        return code
     if command == "instructor":
         setup("course")
         print()
-        _say(f"ready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade course build' "
-             f"(README: Running the course with nbgrader)")
+        _pip.say(f"ready: activate it with '. {_shown(BIN / 'activate')}', then 'attn-grade course build' "
+             f"(docs/instructors/nbgrader.md: A term with nbgrader)")
         return 0
     if command == "lessons":
         return lessons()
@@ -293,6 +174,8 @@ def main(argv) -> int:
         return demo()
     if command == "test":
         return test(extra)
+    if command == "docs":
+        return docs(extra)
     if command == "hub":  # the hub's own process: Ctrl-C must reach its clean-up, not a wrapper's kill
         setup("hub")
         os.execv(str(PY), [str(PY), "-m", "graders.classroom.hub", *extra])

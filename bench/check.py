@@ -7,23 +7,31 @@ state a learner works towards):
 
 * ``python -c "import numpy, sympy"``: the yardstick, since every check needs
   at least that much of Python;
-* ``attn-grade check SLUG`` for each slug and for all seven, **cold** (an empty
+* ``attn-grade check SLUG`` for each slug and for all of them, **cold** (an empty
   plan cache: every check is recorded first, every exact answer read and
-  compared; and no resident zygote: the command starts it), **kept** (the files
+  compared; and no resident zygote: the command starts it), **first** (the
+  cache as ``python3 tasks.py setup`` leaves it, ``attn-grade prepare``: every
+  check recorded, nothing else; no resident zygote; the files saved once: the
+  learner's first check after setup), **kept** (the files
   unchanged since that check, at full marks: its results are shown again,
   graders/cli/kept.py), **saved** (each file saved again with one more line,
   the learner's loop: graded, with the plans, the verdicts on the exact answers
   and the passes on disk and the cold run's resident zygote waiting), and saved
   with ATTN_GRADE_RESIDENT=0, a zygote of the command's own, for comparison;
-  and all seven after saving softmax.py alone;
+  and all of them after saving softmax.py alone; and the untouched stubs of
+  exercises/, first (after prepare) and again (``--fresh``, everything warm);
+  and right files written otherwise than the reference (the first of each
+  exercise's tests/corpus/, code as tutorials write it), first and saved: a
+  first check of new answers also reads them (SymPy, the bounded helper's
+  warm-up) and runs their checks, which a save that keeps the answers skips;
 * ``attn-grade watch SLUG`` in a pseudo-terminal: the time from saving the
   file (a correct one, then one with a mistake) to the new report on screen.
 
 Each figure is the median of ``--repeat`` runs; the rounds interleave the
 yardstick with the commands, so a busy machine slows both alike. Ratios are
-to the yardstick. Targets (issue 11): one exercise warm <= 1x, all seven warm
-<= 2x (saved, here: every file graded), a watch re-check of a correct file
-<= 0.3 s.
+to the yardstick, except first/saved. Targets: one exercise warm <= 1x, all
+warm <= 2x (saved, here: every file graded), a watch re-check of a correct file
+<= 0.3 s (issue 11); the first check after setup <= 2x a later one (issue 38).
 """
 
 from __future__ import annotations
@@ -66,21 +74,49 @@ def save(work: Path, slugs, n: int) -> None:
         path.write_text(path.read_text() + f"# saved {n}\n")
 
 
-def bench_checks(slugs, repeat, work, base_env):
-    """Medians of: the yardstick, and per group cold, kept (unchanged since the cold run),
-    saved (every file of the group saved again: graded, plans warm), own (saved, and
-    ATTN_GRADE_RESIDENT=0); and all seven with only softmax.py saved."""
-    yard, fig = [], {k: {} for k in ("cold", "kept", "saved", "own")}
-    groups = [(s, [s], [s]) for s in slugs] + [("all seven", [], slugs)]
+def fresh_state(work: Path, prepared: bool) -> dict:
+    """An empty cache and no resident zygote; with ``prepared``, the cache as ``python3 tasks.py
+    setup`` leaves it (``attn-grade prepare``: every check recorded, nothing else)."""
+    cache = Path(tempfile.mkdtemp(prefix="bench-cache-", dir=work.parent))
+    runtime = Path(tempfile.mkdtemp(prefix="bench-rt-"))
+    env = {"ATTN_GRADE_CACHE": str(cache), "ATTN_GRADE_RUNTIME": str(runtime)}
+    if prepared:
+        subprocess.run(CLI + ["prepare", "--quiet"], env={**os.environ, **env}, cwd=ROOT,
+                       stdout=subprocess.DEVNULL, check=True)
+    return env
+
+
+def others_slugs(folder: Path) -> list:
+    return [e.slug for e in registry.EXERCISES if (folder / f"{e.slug}.py").is_file()]
+
+
+def drop(env, base_env) -> None:
+    subprocess.run(CLI + ["stop"], env={**base_env, **env}, stdout=subprocess.DEVNULL)
+    shutil.rmtree(env["ATTN_GRADE_CACHE"])
+    shutil.rmtree(env["ATTN_GRADE_RUNTIME"])
+
+
+def bench_checks(slugs, repeat, work, stubs, others, base_env):
+    """Medians of: the yardstick, and per group cold, first (after prepare), kept (unchanged
+    since the first run), saved (every file of the group saved again: graded, plans warm), own
+    (saved, and ATTN_GRADE_RESIDENT=0); all with only softmax.py saved; and the untouched stubs,
+    first (after prepare) and again (--fresh: graded again, everything warm); and right files
+    other than the reference (the tests' corpus of tutorials' code), first and saved."""
+    yard, fig = [], {k: {} for k in ("cold", "first", "kept", "saved", "own")}
+    groups = [(s, [s], [s]) for s in slugs] + [("all", [], slugs)]
     n = 0
     for r in range(repeat):
         yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
         for name, args, files in groups:
-            cache = Path(tempfile.mkdtemp(prefix="bench-cache-", dir=work.parent))
-            runtime = Path(tempfile.mkdtemp(prefix="bench-rt-"))  # no resident zygote yet
-            env = {**base_env, "ATTN_GRADE_CACHE": str(cache), "ATTN_GRADE_RUNTIME": str(runtime)}
             cmd = CLI + ["check", *args, "--dir", str(work)]
-            fig["cold"].setdefault(name, []).append(timed(cmd, env, work))
+            state = fresh_state(work, prepared=False)
+            fig["cold"].setdefault(name, []).append(timed(cmd, {**base_env, **state}, work))
+            drop(state, base_env)
+            state = fresh_state(work, prepared=True)
+            env = {**base_env, **state}
+            n += 1
+            save(work, files, n)  # a file the learner wrote: nothing of it on disk yet
+            fig["first"].setdefault(name, []).append(timed(cmd, env, work))
             fig["kept"].setdefault(name, []).append(timed(cmd, env, work))
             for key, extra in (("saved", {}), ("own", {"ATTN_GRADE_RESIDENT": "0"})):
                 n += 1
@@ -90,9 +126,21 @@ def bench_checks(slugs, repeat, work, base_env):
                 n += 1
                 save(work, ["softmax"], n)
                 fig["saved"].setdefault("all, softmax saved", []).append(timed(cmd, env, work))
-            subprocess.run(CLI + ["stop"], env=env, stdout=subprocess.DEVNULL)
-            shutil.rmtree(cache)
-            shutil.rmtree(runtime)
+            drop(state, base_env)
+        state = fresh_state(work, prepared=True)
+        env = {**base_env, **state}
+        cmd = CLI + ["check", "--dir", str(stubs)]
+        fig["first"].setdefault("all stubs", []).append(timed(cmd, env, stubs))
+        fig["saved"].setdefault("all stubs", []).append(timed(cmd + ["--fresh"], env, stubs))
+        drop(state, base_env)
+        state = fresh_state(work, prepared=True)
+        env = {**base_env, **state}
+        cmd = CLI + ["check", *others_slugs(others), "--dir", str(others)]
+        fig["first"].setdefault("all, tutorials'", []).append(timed(cmd, env, others))
+        n += 1
+        save(others, others_slugs(others), n)
+        fig["saved"].setdefault("all, tutorials'", []).append(timed(cmd, env, others))
+        drop(state, base_env)
         yard.append(timed([PY, "-c", "import numpy, sympy"], base_env, work))
         print(f"  round {r + 1}/{repeat} done", file=sys.stderr, flush=True)
     return statistics.median(yard), {k: {g: statistics.median(v) for g, v in d.items()} for k, d in fig.items()}
@@ -160,7 +208,15 @@ def main(argv=None) -> int:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["NO_COLOR"] = "1"
         print(f"attn-grade check on the reference solutions, median of {args.repeat} runs", file=sys.stderr)
-        yard, fig = bench_checks(args.slugs, args.repeat, work, env)
+        stubs = Path(tmp) / "stubs"
+        shutil.copytree(ROOT / "exercises", stubs, ignore=shutil.ignore_patterns("__pycache__"))
+        others = Path(tmp) / "tutorials"
+        others.mkdir()
+        for e in registry.EXERCISES:  # the first of each exercise's corpus of right code
+            found = sorted((ROOT / "tests" / "corpus" / e.slug).glob("*.py"))
+            if found:
+                shutil.copyfile(found[0], others / f"{e.slug}.py")
+        yard, fig = bench_checks(args.slugs, args.repeat, work, stubs, others, env)
         runtime = tempfile.mkdtemp(prefix="bench-rt-")
         watch_env = {**env, "ATTN_GRADE_CACHE": str(Path(tmp) / "watch-cache"), "ATTN_GRADE_RUNTIME": runtime}
         subprocess.run(CLI + ["check", "softmax", "--dir", str(work)], env=watch_env, stdout=subprocess.DEVNULL)
@@ -168,16 +224,21 @@ def main(argv=None) -> int:
         subprocess.run(CLI + ["stop"], env=watch_env, stdout=subprocess.DEVNULL)
         shutil.rmtree(runtime)
     print(f"\nyardstick  python -c 'import numpy, sympy'   {yard:.3f} s\n")
-    print("cold: no plans on disk, no resident zygote; kept: unchanged since that check, which\n"
-          "was at full marks, so its results are shown again; saved: the files saved again (a line\n"
-          "more), so graded, with the plans on disk and the zygote waiting; own zygote: saved, with\n"
-          "ATTN_GRADE_RESIDENT=0 (the command starts a zygote of its own, as before the resident one)\n")
-    print(f"{'attn-grade check':<19}{'cold s':>7}{'cold x':>8}{'kept x':>8}{'saved s':>8}{'saved x':>8}{'own x':>7}")
+    print("cold: no plans on disk, no resident zygote; first: the same after 'attn-grade prepare'\n"
+          "(what 'python3 tasks.py setup' leaves), each file saved once: a learner's first check;\n"
+          "first/saved: that to a later check (target <= 2x); kept: unchanged since, at full\n"
+          "marks, so its results are shown again; saved: saved again (a line more), graded with\n"
+          "plans on disk and the zygote waiting; own: saved, ATTN_GRADE_RESIDENT=0 (a zygote of the\n"
+          "command's own). 'all stubs': the untouched stubs, first, then again with --fresh;\n"
+          "'all, tutorials'': right files unlike the reference (tests/corpus/), first and saved.\n")
+    print(f"{'attn-grade check':<18}{'cold s':>7}{'first s':>8}{'first/':>8}{'kept x':>8}"
+          f"{'saved s':>8}{'saved x':>8}{'own x':>7}\n{'':<33}{'saved':>8}")
     for name in fig["saved"]:
-        row = [fig[k].get(name) for k in ("cold", "kept", "saved", "own")]
-        cells = [f"{row[0]:7.3f}" if row[0] else " " * 7, *(f"{v / yard:7.2f}x" if v else " " * 8 for v in row[:2]),
-                 f"{row[2]:8.3f}", f"{row[2] / yard:7.2f}x", f"{row[3] / yard:6.2f}x" if row[3] else ""]
-        print(f"{name:<19}" + "".join(cells))
+        cold, first, kept, saved, own = (fig[k].get(name) for k in ("cold", "first", "kept", "saved", "own"))
+        cells = [f"{cold:7.3f}" if cold else " " * 7, f"{first:8.3f}" if first else " " * 8,
+                 f"{first / saved:7.2f}x" if first else " " * 8, f"{kept / yard:7.2f}x" if kept else " " * 8,
+                 f"{saved:8.3f}", f"{saved / yard:7.2f}x", f"{own / yard:6.2f}x" if own else ""]
+        print(f"{name:<18}" + "".join(cells))
     print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, "
           f"with a mistake ({args.mistake.stem}) {bad:.3f} s")
     return 0

@@ -9,6 +9,7 @@
     progress.py  attn-grade list: the exercises, the learner's progress, the next one
     show.py      attn-grade show RESULTS_JSON ...: results.json as the text report
     stop.py      attn-grade stop: end the resident zygote (sandbox/resident.py)
+    prepare.py   attn-grade prepare: record every check once for this machine (grading/prepare.py)
     variant.py   attn-grade variant [EXERCISE] [--id ID]: a student's own numbers (kit/variants.py)
     where.py     finding the exercises folder; slugs, numbers and file names; near misses
     name.py      the command's name in messages: attn-grade, or attn-learn in the student bundle
@@ -53,7 +54,7 @@ examples:
 exercises, in order: """.format(c=COMMAND.ljust(10)) + ", ".join(e.slug for e in registry.EXERCISES)
 
 
-LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop", "variant")
+LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop", "variant", "prepare")
 # The instructor's verbs and the classroom/ modules that register them.
 INSTRUCTOR_VERBS = {"grade": "grade", "report": "classreport", "comment": "comments", "export": "export",
                     "gradescope": "gradescope", "release": "release", "course": "course",
@@ -63,7 +64,7 @@ INSTRUCTOR_VERBS = {"grade": "grade", "report": "classreport", "comment": "comme
 def build_parser(argv=None) -> argparse.ArgumentParser:
     """The parser for ``argv``: with the instructor's commands only when they may be wanted
     (no learner's verb named), since loading them costs a learner's check about 0.1 s."""
-    from . import check, hint, progress, show, stop, variant, watch
+    from . import check, hint, prepare, progress, show, stop, variant, watch
 
     parser = argparse.ArgumentParser(
         prog=COMMAND,
@@ -80,6 +81,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     show.register(sub)
     stop.register(sub)
     variant.register(sub)
+    prepare.register(sub)
     verb = next((a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")), None)
     found = [] if verb in LEARNER_VERBS else \
         _add_plugins(_Unlisted(sub), {verb: INSTRUCTOR_VERBS[verb]} if verb in INSTRUCTOR_VERBS else INSTRUCTOR_VERBS)

@@ -2,7 +2,9 @@
 
     engine.py    grade one file: every check of its grader, against the sandboxed file
     plans.py     record a check once against the reference, replay it for every student
+    shrinks.py   a live run that failed, kept by the answers that led to it, for the next such file
     plancache.py recorded plans on disk, keyed by all they depend on, out of any sandbox's sight
+    prepare.py   every plan recorded ahead, so a learner's first check finds them (attn-grade prepare)
     private.py   the user's own files, written whole: 0600 in folders 0700 (imports no NumPy)
     planfile.py  the file format of a plan: tagged JSON that keeps every value's exact type
     behaviour.py what a file's answers to the recorded calls do, as a signature (for the class report)

@@ -29,6 +29,7 @@ from .behaviour import observing
 from .budget import Budget, Budgeted
 from .plancache import PassStore, PlanStore, VerdictStore, hidden_from, usable
 from .plans import Plans, run_check
+from .shrinks import ShrinkStore
 from .results import CheckResult, ExerciseResult, bounded
 
 PACKAGE = Path(__file__).resolve().parents[1]  # graders/ (attn_checks/ in what students get)
@@ -254,12 +255,14 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay, cached) -> Ch
 @dataclass(frozen=True)
 class Caches:
     """What grading remembers across files (plancache.py): recorded checks (in memory, and on
-    disk where no sandbox can see them), settled verdicts on exact answers (kit/remember.py)
-    and replays that passed, by the answers they got (plans.py, ``pass_name``)."""
+    disk where no sandbox can see them), settled verdicts on exact answers (kit/remember.py),
+    replays that passed, by the answers they got (plans.py, ``pass_name``), and live runs that
+    failed, by the same answers and those of their live calls (shrinks.py)."""
 
     plans: Plans
     verdicts: VerdictStore
     passes: PassStore
+    shrinks: ShrinkStore
 
 
 @lru_cache(maxsize=None)
@@ -269,7 +272,7 @@ def caches(folder: Path | None = None) -> Caches:
     recorded; with no folder (or one a sandbox could see), plans in memory only."""
     folder = usable(folder)
     return Caches(Plans(PlanStore(folder)), VerdictStore(folder and folder.parent / "verdicts"),
-                  PassStore(folder and folder.parent / "passes"))
+                  PassStore(folder and folder.parent / "passes"), ShrinkStore(folder and folder.parent / "shrinks"))
 
 
 def _execute(slug, fn, sub, ref, replay, cached):
@@ -281,4 +284,5 @@ def _execute(slug, fn, sub, ref, replay, cached):
         recorder = ref if ref is not None else reference(slug)
         solution = Path(recorder.__file__) if recorder is not None else None
         plan = cached.plans.get(fn, recorder, solution=solution, disk=hidden_from(sub, cached.plans.store.folder))
-    run_check(fn, sub, ref, plan, cached.passes if replay and hidden_from(sub, cached.passes.folder) else None)
+    run_check(fn, sub, ref, plan, cached.passes if replay and hidden_from(sub, cached.passes.folder) else None,
+              (cached.shrinks, hidden_from(sub, cached.shrinks.folder)) if replay else None)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..kit import remember, variants
 from ..kit.mode import Mode, active
-from ..kit.checks import submission_of
+from ..kit.checks import Fail, submission_of
 from ..kit.text import call_text
 from ..sandbox.inside import worker as wirefmt
 from ..bounded.helper import start_expected
@@ -45,6 +45,7 @@ from ..sandbox.errors import BatchTimeout, StudentError, Timeout
 from ..sandbox.submission import interpret, request
 from . import behaviour
 from .plancache import plan_key
+from .shrinks import hearing, reproduce
 
 
 @dataclass
@@ -113,7 +114,7 @@ def run_recorded(fn, ref):
     return rec.plan
 
 
-def run_check(fn, sub, ref, plan: Plan | None, passes=None):
+def run_check(fn, sub, ref, plan: Plan | None, passes=None, shrinks=None):
     """Run check ``fn`` for a student: replayed from ``plan`` when it passes, else live.
 
     The live run reuses the batch's answers for as long as its calls follow
@@ -122,7 +123,8 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
     call hangs gives the live run the answers before that call and then the
     call's Timeout, as the call made live would have raised it, without
     waiting for it a second time. ``passes`` (plancache.PassStore) remembers
-    the replays that passed.
+    the replays that passed; ``shrinks`` (shrinks.ShrinkStore, and whether it may use
+    the disk) the live runs that failed, and what their live calls got.
     """
     answers = hung = None
     if plan is not None:
@@ -151,7 +153,22 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None):
                 if name is not None and not replay.live and not met:
                     passes.add(plan.key, name)
                 return
-    fn(Replay(sub, plan, answers, hung) if answers is not None else sub, ref)
+    live = Replay(sub, plan, answers, hung) if answers is not None else sub
+    name = pass_name(plan, ref, answers) if shrinks is not None and answers is not None and hung is None \
+        and plan.key else None
+    if name is None:
+        return fn(live, ref)
+    store, disk = shrinks
+    kept = store.load(name, disk)
+    if kept is not None:
+        reproduce(sub, kept)  # raises the kept Fail when every answer is the same again
+    with hearing(sub) as heard, remember.noting_bounds() as met:
+        try:
+            fn(live, ref)
+        except Fail as exc:
+            if heard is not None and not heard.spoiled and not met:
+                store.keep(name, heard.shrink(exc, submission_of(sub).printed), disk)
+            raise
 
 
 def pass_name(plan: Plan, ref, answers) -> str:

@@ -17,7 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .checks import Fail, Raised, StudentError, aside
+from .checks import Fail, Raised, StudentError, aside, submission_of
 
 __all__ = ["Mistake", "Catalogue", "HINTS", "NAMED"]
 
@@ -122,9 +122,14 @@ class Catalogue:
         fails is shrunk, and several checks fail for one mistake)."""
         base = getattr(sub, "sub", sub)  # a replayed check's sub wraps the submission
         known = base.__dict__.setdefault("_identified", {})
+        heard = getattr(submission_of(sub), "heard", None)  # a live run kept by its answers (grading/shrinks.py)
         if id(self) not in known:
             with aside(sub):
                 known[id(self)] = self.identify(sub)
+            if heard is not None:
+                heard.learned.add(id(self))
+        elif heard is not None and id(self) not in heard.learned:
+            heard.spoiled = True  # decided by probes an earlier check made, not by this run's answers alone
         return known[id(self)]
 
     def hint(self, sub) -> str:

@@ -57,6 +57,7 @@ class Submission:
         self.outcome = None
         self._loaded_in = None  # the worker generation our file is imported in
         self.printed = ""  # the last lines printed by the call answered last
+        self.heard = None  # grading/shrinks.py's Heard while a live run is heard
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> Outcome:
@@ -119,22 +120,37 @@ class Submission:
         return self._call(func, args, kwargs, after=True)
 
     def _call(self, func, args, kwargs, after):
-        req = request(func, args, kwargs, after)
+        asked = request(func, args, kwargs, after)
         self.printed = ""  # a call that hangs or ends the worker answers nothing
-        self._ready(func)
-        req, layout = self._placed([req])
+        try:
+            self._ready(func)
+        except StudentError:
+            self._spoil()
+            raise
+        req, layout = self._placed([asked])
         try:
             msg = self.sandbox.request(dict(req[0], op="call", file=self.path.name), self.call_timeout,
                                       f"running {func}()")
             self._read_back(msg, layout[0])
         except Timeout as exc:
+            self._spoil()
             self.timeouts_left -= 1
             self.broken[func] = Timeout(f"{func}() was not run again: it timed out earlier in this exercise ({exc})")
             raise
         except Crashed as exc:
+            self._spoil()
             self.broken[func] = Crashed(f"{func}() was not run again: earlier in this exercise {exc}")
             raise
+        except StudentError:
+            self._spoil()
+            raise
+        if self.heard is not None:  # grading/shrinks.py: the live calls of a run and their answers
+            self.heard.answered(asked, msg)
         return self.interpret(func, args, kwargs, msg)
+
+    def _spoil(self):
+        if self.heard is not None:
+            self.heard.spoiled = True
 
     def batch(self, requests, within: float | None = None):
         """Run many calls (from ``request``) in one round trip; return the raw answers.

@@ -29,6 +29,8 @@ import signal
 import stat
 import tempfile
 
+PREFIX = "attn-grade-run-"
+LOCK = ".zygote"  # in a run folder: locked by its zygote for as long as it lives
 UIDS = range(61000, 64000)  # Debian's "allocated on demand" range, unused by ordinary accounts
 LEASES = "/tmp/.attn-grade-uids"  # root's own folder of lease files, one per user id
 
@@ -40,9 +42,13 @@ class RunFolder:
         self.remove = remove  # scratch.remove
         self.left = {}  # folders of ended sandboxes not removed yet -> the fd of their user's lease
         self.root = os.getuid() == 0
-        self.path = tempfile.mkdtemp(prefix="attn-grade-run-")
+        self.path = tempfile.mkdtemp(prefix=PREFIX)
+        self.lock = os.open(os.path.join(self.path, LOCK),
+                            os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
         os.chmod(self.path, 0o711 if self.root else 0o700)
         self.leases = {}  # sandbox number -> (uid, fd of its lease file)
+        sweep(remove, keep=self.path)
 
     def place(self, n):
         """{"scratch": folder, "uid": user id or None} for sandbox ``n``."""
@@ -77,6 +83,38 @@ class RunFolder:
             self.release(n)
         self.retry()
         self.remove(self.path)
+        os.close(self.lock)
+
+
+def sweep(remove, keep=None, folder=None):
+    """Remove the run folders that zygotes of this user left when they were killed outright:
+    a real folder (not a link) of this user's, named PREFIX..., whose LOCK exists and is locked
+    by nobody. A folder being made has no lock file yet, and a live zygote's is locked: both
+    stay, as does everything of another user's. The names of the folders removed."""
+    folder = folder or tempfile.gettempdir()
+    gone = []
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(PREFIX)]
+    except OSError:
+        return gone
+    for entry in entries:
+        path = entry.path
+        try:
+            st = os.lstat(path)
+            if path == keep or not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+                continue
+            fd = os.open(os.path.join(path, LOCK), os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.fstat(fd).st_uid == os.getuid() and remove(path):
+                gone.append(entry.name)
+        except OSError:
+            pass  # its zygote lives
+        finally:
+            os.close(fd)
+    return gone
 
 
 def _lease_folder():

@@ -214,6 +214,10 @@ def remove(path, most=1_000_000):
                     try:
                         for inner in _clear(sub):
                             most -= 1
+                            # moving a folder rewrites its "..": without root, it must be writable
+                            opened = _open_dir(inner, sub, need=0o700)
+                            if opened is not None:
+                                os.close(opened)
                             _move_up(inner, sub, top, most)
                     finally:
                         os.close(sub)
