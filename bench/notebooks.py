@@ -16,7 +16,7 @@ this machine:
   command grades, with its cache folder on disk (here a fresh one of the
   bench's own), twice: *cold*, the first run on a machine, which records
   every check's plan against the reference; and *warm*, every later run:
-  plans on disk, but the verdicts and passes the cold run kept are removed
+  plans on disk, but the verdicts, passes and shrinks the cold run kept are removed
   first, so no answer of this class is known in advance (as a new week's
   class);
 * ``attn-grade grade --assignment A`` for each assignment, warm, to set
@@ -62,8 +62,8 @@ def ours(course: Path, out: Path, jobs: int, cache: Path, assignments=()) -> flo
 
 
 def forget_answers(cache: Path) -> None:
-    """Keep the recorded plans; drop what was learnt of this class's answers (verdicts, passes)."""
-    for name in ("verdicts", "passes"):
+    """Keep the recorded plans; drop what was learnt of this class's answers (verdicts, passes, shrinks)."""
+    for name in ("verdicts", "passes", "shrinks"):
         shutil.rmtree(cache / name, ignore_errors=True)
 
 

@@ -82,7 +82,8 @@ class Resident(z.Zygote):
 
     def start(self, sympy=True):
         """Connect now (it is otherwise done by the first request). The resident zygote always
-        preloads SymPy too: it is paid for once."""
+        has SymPy loaded too (paid for once): before it serves, if this command needs it, else as
+        soon as it has served this one."""
         self.sympy = sympy
         if self.own:
             return super().start(sympy)
@@ -126,7 +127,7 @@ class Resident(z.Zygote):
             temp.unlink(missing_ok=True)
             listener.bind(str(temp))
             listener.listen(64)
-            env, cmd = z.environment(True)
+            env, cmd = z.environment(self.sympy)  # without: it loads SymPy once this command is served
             env["ATTN_ZYGOTE_IDLE"] = str(IDLE)
             os.set_inheritable(listener.fileno(), True)
             null = os.open(os.devnull, os.O_RDWR)

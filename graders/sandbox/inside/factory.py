@@ -58,12 +58,11 @@ def zygote(ctrl_fd, m):
     idle = float(os.environ.get("ATTN_ZYGOTE_IDLE") or 0)
     if idle:  # started by posix_spawn, we hold what the command held open (a watch's inotify, pipes)
         m.jail.close_fds(keep={0, 1, 2, ctrl_fd})
-    sympy = None
-    if idle or os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0":  # "0": the parent knows no file needs it
-        try:
-            import sympy  # noqa: F401
-        except ImportError:
-            pass
+    # "0": the parent knows no file needs SymPy. A resident zygote has it for later commands, but when
+    # the command that starts it needs none, it loads it once it has served that command (``later``).
+    later = idle and os.environ.get("ATTN_ZYGOTE_SYMPY") == "0"
+    sympy = _sympy() if (idle and not later) or (not idle and os.environ.get("ATTN_ZYGOTE_SYMPY", "1") != "0") \
+        else None
     _warm_up(numpy, sympy)
     tree, why = m.cgroups.Tree.open()
     # With namespaces a sandbox has a private root; without, a scratch folder in a run folder
@@ -78,7 +77,7 @@ def zygote(ctrl_fd, m):
     places = m.places.Places(tree, why, run)
     try:
         if idle:  # where a student's code could reach our socket, serve no sandbox (see confined)
-            _serve(sock, idle, places, m, confined(m, run), ended)
+            _serve(sock, idle, places, m, confined(m, run), ended, later)
         else:
             _serve_one(sock, places, m, ended)
     finally:
@@ -101,15 +100,30 @@ def _serve_one(conn, places, m, ended):
         places.tidy()
 
 
-def _serve(listener, idle, places, m, confined, ended):
+def _sympy():
+    try:
+        import sympy
+    except ImportError:
+        return None
+    return sympy
+
+
+def _serve(listener, idle, places, m, confined, ended, later=False):
     """Serve every connection on ``listener`` (ours, by its owner's uid only) until ``idle``
     seconds pass with none open and no sandbox left, or a connection asks us to stop.
     Not ``confined`` (no namespaces here), every spawn is refused: each command then starts
-    a zygote of its own."""
+    a zygote of its own. ``later``: load SymPy at the first moment nothing is asked of us."""
     conns, quiet = [], time.monotonic()
     while not ended:
         ready = select.select([listener, *conns], [], [], m.places.TIDY)[0]
         places.tidy()
+        if later and not ready:
+            later = False
+            sympy = _sympy()
+            if sympy is not None:
+                import numpy
+
+                _warm_up(numpy, sympy)
         if listener in ready:
             try:
                 conn, _ = listener.accept()
