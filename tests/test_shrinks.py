@@ -155,16 +155,9 @@ def test_a_kept_file_under_another_name_or_altered_is_no_run(tmp_path):
 
 
 # ------------------------------------------------------------------ whole files, with the real sandbox
-@pytest.mark.parametrize("slug, source", CASES, ids=[f"{s}/{p.stem}" for s, p in CASES])
-def test_kept_runs_give_the_grades_reached_live(slug, source, tmp_path, monkeypatch):
-    path = submit(tmp_path, slug, source)
-    patch_caches(monkeypatch, shrinks=ShrinkStore(None))  # memory only: nothing kept before
-    live = grade_file(slug, path)
-    store = ShrinkStore(None)
-    patch_caches(monkeypatch, shrinks=store)
-    first = grade_file(slug, path)
-    hits = []
-    real = shrinks.reproduce
+def counting_hits(monkeypatch) -> list:
+    """A list that gets an item each time a kept run is the grade (plans.py's ``reproduce``)."""
+    hits, real = [], shrinks.reproduce
 
     def counted(sub, kept):
         try:
@@ -173,6 +166,18 @@ def test_kept_runs_give_the_grades_reached_live(slug, source, tmp_path, monkeypa
             hits.append(True)
             raise
     monkeypatch.setattr(plans, "reproduce", counted)
+    return hits
+
+
+@pytest.mark.parametrize("slug, source", CASES, ids=[f"{s}/{p.stem}" for s, p in CASES])
+def test_kept_runs_give_the_grades_reached_live(slug, source, tmp_path, monkeypatch):
+    path = submit(tmp_path, slug, source)
+    patch_caches(monkeypatch, shrinks=ShrinkStore(None))  # memory only: nothing kept before
+    live = grade_file(slug, path)
+    store = ShrinkStore(None)
+    patch_caches(monkeypatch, shrinks=store)
+    first = grade_file(slug, path)
+    hits = counting_hits(monkeypatch)
     again = grade_file(slug, path)
     assert view(first) == view(live) and view(again) == view(live)
     failed = sum(c.points < c.max_points for c in live.checks)
@@ -196,16 +201,7 @@ def test_a_class_of_mistakes_graded_in_turn_gets_the_grades_reached_live(slug, t
     monkeypatch.setattr(engine, "run_check", real)
     store = ShrinkStore(None)
     patch_caches(monkeypatch, shrinks=store)
-    hits = []
-    counted = shrinks.reproduce
-
-    def counting(sub, kept):
-        try:
-            counted(sub, kept)
-        except Fail:
-            hits.append(True)
-            raise
-    monkeypatch.setattr(plans, "reproduce", counting)
+    hits = counting_hits(monkeypatch)
     keeping = []
     store.keep = lambda *args, real=store.keep: (keeping.append(True), real(*args))
     kept_by = []
