@@ -25,22 +25,24 @@ def graded(tmp_path_factory):
     assert main(["grade", str(subs), "--out", str(root / "out"), "--no-progress"]) == 0
     return root / "out"
 
+P3 = f"{sum(e.points for e in registry.EXERCISES if e.assignment == 'part3_attention'):g}"  # its points
+
 
 def test_canvas_export_is_canvas_gradebook_csv(graded):
     assert main(["export", str(graded), "--format", "canvas", "--column", "part1_scores=Part 1 (1234)"]) == 0
     assert (graded / "canvas.csv").read_text() == (
         "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (1234),part2_saturation,part3_attention\n"
-        "Points Possible,,,,,14,16,36\n"
+        f"Points Possible,,,,,14,16,{P3}\n"
         "'=bob,,,'=bob,,0,0,0\n"
-        "ann,,,ann,,14,16,36\n")
+        f"ann,,,ann,,14,16,{P3}\n")
 
 
 def test_plain_export_has_a_row_per_student_and_assignment(graded):
     assert main(["export", str(graded), "--format", "csv", "--to", str(graded / "plain.csv")]) == 0
     assert (graded / "plain.csv").read_text() == (
         "student,assignment,score,max_score\n"
-        "'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,36\n"
-        "ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,36,36\n")
+        f"'=bob,part1_scores,0,14\n'=bob,part2_saturation,0,16\n'=bob,part3_attention,0,{P3}\n"
+        f"ann,part1_scores,14,14\nann,part2_saturation,16,16\nann,part3_attention,{P3},{P3}\n")
 
 
 @pytest.fixture(scope="module")

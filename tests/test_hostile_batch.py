@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from graders import registry
 from graders.batch import run as batch
 from graders.batch.outfiles import student_id
 
@@ -31,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 SOLUTIONS = HERE.parent / "solutions"
 RAW = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")  # a control character but newline and tab
 TIMEOUT, FILE_BUDGET, STUDENT_BUDGET = 5.0, 20.0, 60.0  # generous: honest code under load
+FULL = sum(e.points for e in registry.EXERCISES)  # every exercise at full marks
 
 ESCAPES = '''def softmax(z, axis=-1):
     raise ValueError("\\x1b]52;c;aGVsbG8=\\x07\\x1b[8mconcealed\\x1b[0m\\r\\x1b[2Kerased\\u202e")
@@ -152,13 +154,13 @@ def test_honest_results_are_unchanged(graded):
 @pytest.mark.parametrize("name", WEIRD_NAMES)
 def test_any_folder_name_is_a_student_like_any_other(graded, name):
     data = _results(graded["out"], student_id(name))
-    assert data["score"] == data["max_score"] == 66
+    assert data["score"] == data["max_score"] == FULL
     assert (graded["out"] / "gradebook.csv").is_file()
 
 
 def test_a_folder_name_that_is_not_utf8_is_written_escaped(graded):
     assert student_id(os.fsdecode(NOT_UTF8)) == "caf\\xe9"
-    assert _results(graded["out"], "caf\\xe9")["score"] == 66
+    assert _results(graded["out"], "caf\\xe9")["score"] == FULL
     assert "caf\\xe9,8," in (graded["out"] / "gradebook.csv").read_text(encoding="utf-8")
 
 
@@ -271,7 +273,7 @@ def test_a_student_whose_grading_always_dies_gets_grading_crashed_and_the_batch_
     assert crashed["score"] == 0 and all("grading crashed" in t["output"] for t in crashed["tests"])
     assert "twice" in crashed["tests"][0]["output"]
     for name in ("s0", "s2"):
-        assert _results(tmp_path / "out", name)["score"] == 66
+        assert _results(tmp_path / "out", name)["score"] == FULL
     assert "s1: grading crashed" in "\n".join(lines)
 
 
