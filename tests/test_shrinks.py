@@ -16,6 +16,7 @@ from graders.kit.mode import current_mode
 from graders.sandbox.errors import Timeout
 from graders.sandbox.submission import request
 from support.caches import patch_caches
+from test_passes import _check as _counted  # a check that counts its runs
 
 CASES = [c for c in cases(mutants=4, alternatives=0) if "mutants" in str(c[1])]
 
@@ -74,15 +75,6 @@ def _run(fn, sub, store):
     with pytest.raises(Fail) as failed:
         plans.run_check(fn, sub, None, PLAN, None, (store, True))
     return failed.value, sub.printed
-
-
-def _counted(body):
-    ran = []
-
-    def fn(sub, ref):
-        ran.append(True)
-        body(sub)
-    return fn, ran
 
 
 def test_a_kept_run_gives_the_same_fail_without_running_it_live(tmp_path):

@@ -135,10 +135,11 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None, shrinks=None):
         except StudentError:
             answers = None  # the batch ended the worker: single calls will say which call
         behaviour.saw(plan, answers, hung)
-    if answers is not None and hung is None:
-        name = pass_name(plan, ref, answers) if passes is not None and plan.key else None
-        if name is not None and passes.has(plan.key, name):
-            return
+    # The answers' name (``pass_name``): a remembered pass, or a kept failed run (shrinks.py), is found by it.
+    name = pass_name(plan, ref, answers) if (passes is not None or shrinks is not None) \
+        and answers is not None and hung is None and plan.key else None
+    if name is not None and passes is not None and passes.has(plan.key, name):
+        return
     # The check's logic runs: the helper that reads exact answers warms up meanwhile (not before:
     # its warm-up imports SymPy, which a re-check whose passes are all remembered never needs).
     start_expected()
@@ -150,13 +151,11 @@ def run_check(fn, sub, ref, plan: Plan | None, passes=None, shrinks=None):
             except Exception:  # noqa: BLE001 - anything but a pass (NeedLive included) is graded live
                 pass
             else:
-                if name is not None and not replay.live and not met:
+                if name is not None and passes is not None and not replay.live and not met:
                     passes.add(plan.key, name)
                 return
     live = Replay(sub, plan, answers, hung) if answers is not None else sub
-    name = pass_name(plan, ref, answers) if shrinks is not None and answers is not None and hung is None \
-        and plan.key else None
-    if name is None:
+    if name is None or shrinks is None:
         return fn(live, ref)
     store, disk = shrinks
     kept = store.load(name, disk)
