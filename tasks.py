@@ -178,7 +178,7 @@ def main(argv) -> int:
         return docs(extra)
     if command == "hub":  # the hub's own process: Ctrl-C must reach its clean-up, not a wrapper's kill
         setup("hub")
-        os.execv(str(PY), [str(PY), "-m", "graders.classroom.hub", *extra])
+        os.execv(str(PY), [str(PY), "-m", "graders.classroom.hub.hub", *extra])
     print(f"unknown command {command!r}\n{__doc__}", file=sys.stderr)
     return 2
 

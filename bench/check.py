@@ -14,7 +14,7 @@ state a learner works towards):
   check recorded, nothing else; no resident zygote; the files saved once: the
   learner's first check after setup), **kept** (the files
   unchanged since that check, at full marks: its results are shown again,
-  graders/cli/kept.py), **saved** (each file saved again with one more line,
+  graders/cli/fullmarks.py), **saved** (each file saved again with one more line,
   the learner's loop: graded, with the plans, the verdicts on the exact answers
   and the passes on disk and the cold run's resident zygote waiting), and saved
   with ATTN_GRADE_RESIDENT=0, a zygote of the command's own, for comparison;

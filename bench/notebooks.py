@@ -75,7 +75,7 @@ def floor(graded: Path, cache: Path, jobs: int) -> tuple:
     from graders import registry
     from graders.grading import engine
     from graders.sandbox.errors import StudentError
-    from graders.sandbox.handle import Sandbox
+    from graders.sandbox.sandbox import Sandbox
     from graders.sandbox.submission import Submission
 
     plans = engine.caches(cache / "plans").plans

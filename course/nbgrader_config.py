@@ -27,15 +27,16 @@ c.Execute.timeout = 300
 # nbgrader's own autograde (and formgrader's Autograde button) would run each notebook with the
 # tests in one kernel, where a student's code can patch the checks. This course is autograded by
 # `attn-grade grade SUBMITTED --out OUT --nbgrader-course COURSE` instead, so nbgrader's Execute
-# step is replaced by one that refuses and says so (graders/classroom/nbguard.py); the command
+# step is replaced by one that refuses and says so (graders/classroom/nbgrader/nbguard.py); the command
 # `nbgrader autograde` itself ends at once, with that refusal alone.
 try:
-    from graders.classroom.nbguard import RefuseUnhardened, refuse_command
+    from graders.classroom.nbgrader.nbguard import RefuseUnhardened, refuse_command
 except ImportError:
     raise SystemExit("this course needs the attn-exercises package: run 'python3 tasks.py instructor' in its "
-                     "project, then use that project's .venv (. .venv/bin/activate)")
+                     "project, then use that project's .venv (. .venv/bin/activate); if it is installed, this "
+                     "file was written by another version of it: run 'attn-grade course build' again")
 refuse_command()
-from graders.classroom import mathpages  # noqa: E402
+from graders.classroom.nbgrader import mathpages  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
@@ -49,7 +50,7 @@ c.HTMLExporter.filters = {"markdown2html": mathpages.markdown2html}
 
 # `nbgrader export` works the late penalty out on the current scores, hand marks included, as
 # `attn-grade export --nbgrader-course` does: a mark given after grading is never exported unpenalised.
-from graders.classroom.nblate import CurrentCsvExport  # noqa: E402
+from graders.classroom.exports.nblate import CurrentCsvExport  # noqa: E402
 
 c.ExportApp.plugin_class = CurrentCsvExport
 

@@ -17,7 +17,7 @@ from the number of trials (n):
 Randomness: the worker reseeds NumPy's global state from each call's own
 arguments, so code that draws from np.random.* instead of the rng it is given
 answers differently when the same call is written with keywords. The overflow check passes
-a ChosenRng instead (graders/sandbox/chosen.py): every normal draw is 3.2, so its scores are
+a ChosenRng instead (graders/sandbox/chosen_rng.py): every normal draw is 3.2, so its scores are
 beyond np.exp's range on every run, and its answer is exact.
 """
 
@@ -312,7 +312,7 @@ def top_weight_as_in_the_lesson(sub, ref):
 @check("mean_top_weight stays finite, and right, unscaled when the scores are beyond np.exp's range", 0.5,
        uses=("mean_top_weight",))
 def unscaled_large_dk_finite(sub, ref):
-    # Every normal draw of this rng is BIG (chosen.py), so q and both keys are the same vector and both scores are
+    # Every normal draw of this rng is BIG (chosen_rng.py), so q and both keys are the same vector and both scores are
     # d_k BIG² = 1024: an unshifted softmax overflows to inf / inf = nan every time, a shifted one gives 1/2.
     d_k, n_keys, trials, rng = 100, 2, 1, ChosenRng(BIG)
     assert trials * (1 + n_keys) * d_k <= ChosenRng.DRAWS  # every draw the function needs is a chosen one

@@ -84,7 +84,7 @@ def test_a_run_killed_part_way_resumes_to_the_same_result(klass, tmp_path):
     assert code == 0
     resumed = _files(target)
     assert resumed.pop("integrity.json")  # the command also writes the integrity report; run() alone does not
-    assert resumed.pop("copying.json")  # and the evidence of possible copying (classroom/copying.py)
+    assert resumed.pop("copying.json")  # and the evidence of possible copying (classroom/integrity/copying.py)
     assert resumed.pop(".attn-grade.lock") is not None  # and holds OUT while it writes (outfiles.writing)
     assert resumed == _files(out)  # torn temporary files of the killed run are gone too
 

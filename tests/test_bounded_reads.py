@@ -2,7 +2,7 @@
 
 A 2 GB sparse ``notes.py`` (nothing on disk) beside the answers: the sandbox
 takes at most 1 MB a file (graders/sandbox/inside/files.py), so the grading process,
-which reads the folder for its digests (batch/digest.py, cli/kept.py), must
+which reads the folder for its digests (batch/digest.py, cli/fullmarks.py), must
 not read more either. Each command runs in a process of its own, which reports
 its peak resident memory: far below the file's 2 GB whatever the machine's speed.
 """

@@ -1,4 +1,4 @@
-"""ChosenRng (graders/sandbox/chosen.py): a real NumPy generator whose normal draws are chosen.
+"""ChosenRng (graders/sandbox/chosen_rng.py): a real NumPy generator whose normal draws are chosen_rng.
 
 It crosses the wire as an MT19937 state, which the worker validates and sets; the saturation
 overflow check relies on every draw being the chosen value, so an unshifted softmax overflows
@@ -13,7 +13,7 @@ import pytest
 from graders import saturation
 from graders.grading.engine import grade_file
 from graders.kit import ChosenRng, call_text
-from graders.sandbox import chosen, wire
+from graders.sandbox import chosen_rng, wire
 from graders.sandbox.inside import worker
 
 V = saturation.BIG
@@ -26,7 +26,7 @@ def _through_the_wire(rng):
 
 
 def _fresh():
-    return chosen.generator(chosen.state_for(V))
+    return chosen_rng.generator(chosen_rng.state_for(V))
 
 
 def test_untemper_inverts_tempering():
@@ -34,15 +34,15 @@ def test_untemper_inverts_tempering():
         y ^= y >> 11
         y ^= (y << 7) & 0x9D2C5680
         y ^= (y << 15) & 0xEFC60000
-        return (y ^ (y >> 18)) & chosen.MASK
+        return (y ^ (y >> 18)) & chosen_rng.MASK
     rs = np.random.default_rng(5)
-    for y in [0, 1, chosen.MASK, 0x80000000, *map(int, rs.integers(0, 2 ** 32, 500))]:
-        assert temper(chosen.untemper(y)) == y and chosen.untemper(temper(y)) == y
+    for y in [0, 1, chosen_rng.MASK, 0x80000000, *map(int, rs.integers(0, 2 ** 32, 500))]:
+        assert temper(chosen_rng.untemper(y)) == y and chosen_rng.untemper(temper(y)) == y
 
 
 def test_the_outputs_are_the_chosen_ones():
-    outputs = [int(x) for x in np.random.default_rng(6).integers(0, 2 ** 32, chosen.WORDS)]
-    gen = chosen.generator({"key": chosen.key_for(outputs), "pos": 0})
+    outputs = [int(x) for x in np.random.default_rng(6).integers(0, 2 ** 32, chosen_rng.WORDS)]
+    gen = chosen_rng.generator({"key": chosen_rng.key_for(outputs), "pos": 0})
     assert [int(gen.bit_generator.random_raw()) for _ in outputs] == outputs
 
 
@@ -58,12 +58,12 @@ def test_every_draw_of_the_prefix_is_the_value(make):
     expected = [V, V, V, 1.5 + 2.0 * V, V, -1.0 + 0.5 * V, V]
     for got, want in zip(parts, expected):
         assert np.all(np.asarray(got) == want)
-    assert gen.bit_generator.state["state"]["pos"] == chosen.WORDS  # exactly the chosen outputs were used
+    assert gen.bit_generator.state["state"]["pos"] == chosen_rng.WORDS  # exactly the chosen outputs were used
 
 
 def test_other_values_and_signs():
     for v in (-V, 1.0, 0.0, -0.5, 2.5):
-        gen = chosen.generator(chosen.state_for(v))
+        gen = chosen_rng.generator(chosen_rng.state_for(v))
         assert np.all(gen.standard_normal(N) == v)
 
 
@@ -78,16 +78,16 @@ def test_it_reads_as_a_generator_in_feedback_and_encodes_stably():
     assert ChosenRng(V) == ChosenRng(V) and hash(ChosenRng(V)) == hash(ChosenRng(V))
     sent = wire.encode(ChosenRng(V))
     assert sent == wire.encode(ChosenRng(V)) and list(sent) == ["__mt19937__"]
-    assert len(sent["__mt19937__"]["key"]) == chosen.WORDS and sent["__mt19937__"]["pos"] == 0
+    assert len(sent["__mt19937__"]["key"]) == chosen_rng.WORDS and sent["__mt19937__"]["pos"] == 0
 
 
 def _state(**change):
-    state = dict(chosen.state_for(V))
+    state = dict(chosen_rng.state_for(V))
     state.update(change)
     return state
 
 
-GOOD = chosen.state_for(V)["key"]
+GOOD = chosen_rng.state_for(V)["key"]
 MALFORMED = [
     None, [], "state", {"key": GOOD}, {"pos": 0}, _state(extra=1), _state(key=GOOD[:-1]), _state(key=GOOD + [0]),
     _state(key=[-1] + GOOD[1:]), _state(key=[2 ** 32] + GOOD[1:]), _state(key=[1.0] + GOOD[1:]),

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from graders.classroom.course import BuildError, course_varies
+from graders.classroom.authoring.course import BuildError, course_varies
 from graders.cli import main
 from graders.grading.engine import ROOT
 from graders.grading.results import CheckResult, ExerciseResult, gradescope_test, to_gradescope
@@ -73,7 +73,7 @@ def results_with_a_comment(path):
     data = to_gradescope([r])
     note = gradescope_test("softmax", CheckResult("softmax", "a comment from your instructor", 0, 0, Outcome.PASSED,
                                                   "Subtract each row's maximum first.", "public"))
-    note["extra_data"]["comment"] = "softmax.0123456789abcdef"  # as classroom/comments.py marks it
+    note["extra_data"]["comment"] = "softmax.0123456789abcdef"  # as classroom/report/comments.py marks it
     data["tests"].append(note)
     path.write_text(json.dumps(data))
     return path

@@ -177,7 +177,7 @@ WEAKER = """\
 # A worker whose sandbox lacks {name}, as far as the grader can tell (its probe says so).
 from dataclasses import replace
 
-from graders.sandbox import handle
+from graders.sandbox import sandbox as handle
 
 _real = handle.__dict__.setdefault("_real_probe", handle.probe)  # a preload may run twice
 
@@ -194,7 +194,7 @@ handle.probe = probe
 
 @needs_dask
 def test_a_worker_that_isolates_less_is_refused_by_name_unless_allowed_and_then_said(tmp_path):
-    from graders.sandbox.handle import probe
+    from graders.sandbox.sandbox import probe
 
     ours = probe().protections
     name = next((k for k in ("seccomp", "cgroup", "network") if ours.get(k) is True), None)

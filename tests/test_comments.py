@@ -1,5 +1,5 @@
 """Groups of submissions that answer alike, and one instructor's comment for a whole group
-(grading/behaviour.py, classroom/groups.py, classroom/comments.py)."""
+(grading/behaviour.py, classroom/report/groups.py, classroom/report/comments.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graders.classroom import analysis, comments, groups
+from graders.classroom.report import analysis, comments, groups
 from graders.cli import main
 from graders.grading.behaviour import token_of
 from graders.sandbox.inside import worker
@@ -172,7 +172,7 @@ def test_a_comment_reaches_the_autograded_notebooks_of_an_nbgrader_course(tmp_pa
     (tmp_path / "out" / comments.FILE).write_text(f"[{key}]\ntext = 'Where does np.exp(1000) go?'\n")
     assert main(["comment", str(tmp_path / "out")]) == 0
     capsys.readouterr()
-    from graders.classroom import nbgradebook
+    from graders.classroom.nbgrader import nbgradebook
 
     real = nbgradebook._autograde
 
@@ -197,7 +197,7 @@ def test_a_comment_reaches_the_autograded_notebooks_of_an_nbgrader_course(tmp_pa
 
 
 def test_a_report_of_results_written_before_behaviour_was_kept_says_to_grade_again(tmp_path):
-    from graders.batch.outfiles import gradebook_text, results_path, write_atomic
+    from graders.outfolder.outfiles import gradebook_text, results_path, write_atomic
 
     test = {"name": "softmax: rows add up to 1", "exercise": "softmax", "score": 1.0, "max_score": 1.0,
             "status": "passed", "output": "", "visibility": "visible", "extra_data": {"outcome": "passed"}}
@@ -218,7 +218,7 @@ def test_what_a_call_left_in_its_arguments_is_part_of_the_answer():
 
 
 def test_comments_leave_a_results_file_they_cannot_read_as_it_was_and_say_so(tmp_path, capsys):
-    from graders.batch.outfiles import results_path, write_atomic
+    from graders.outfolder.outfiles import results_path, write_atomic
 
     key = "softmax.0123456789abcdef"
     write_atomic(tmp_path / comments.FILE, f"[{key}]\ntext = 'x'\n")
@@ -232,7 +232,7 @@ def test_comments_leave_a_results_file_they_cannot_read_as_it_was_and_say_so(tmp
 
 
 def test_comment_and_grade_refuse_an_out_that_another_command_is_writing(graded, tmp_path, capsys):
-    from graders.batch.outfiles import writing
+    from graders.outfolder.outfiles import writing
 
     subs, graded_out = graded
     out = tmp_path / "out"
@@ -255,7 +255,7 @@ def test_the_lock_on_out_ends_with_its_command_not_with_the_processes_it_forked(
     as one of them takes to die (CI saw a resumed grade refused so)."""
     import signal
 
-    from graders.batch.outfiles import Busy, writing
+    from graders.outfolder.outfiles import Busy, writing
 
     ready, said = os.pipe()
     with writing(tmp_path, "attn-grade grade"):

@@ -16,7 +16,7 @@ import pytest
 
 from graders.sandbox.inside import cgroups
 from graders.sandbox.errors import Crashed
-from graders.sandbox.handle import Sandbox
+from graders.sandbox.sandbox import Sandbox
 from graders.sandbox.submission import Submission
 from graders.sandbox.zygote import Jail, Limits, SandboxFailed, Zygote
 

@@ -1,4 +1,4 @@
-"""Copying seen by behaviour and by structure (classroom/copying.py): on a made-up class, a planted
+"""Copying seen by behaviour and by structure (classroom/integrity/copying.py): on a made-up class, a planted
 copy (renamed, re-indented, its functions reordered) is found, and neither independent right answers
 nor students sharing a common mistake are flagged."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.classroom import copying
+from graders.classroom.integrity import copying
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,7 +173,7 @@ def test_the_code_comparison_is_the_same_whatever_the_hash_seed_of_the_grader(tm
     demo = ROOT / "demo" / "submissions"
     codes = {"attention": {s.name: ("attention.py", (s / "attention.py").read_text())
                            for s in sorted(demo.iterdir()) if (s / "attention.py").is_file()}}
-    script = ("import json, sys; from graders.classroom import codematch; "
+    script = ("import json, sys; from graders.classroom.integrity import codematch; "
               "print(json.dumps(codematch.compare(json.loads(sys.argv[1]), {})))")
     seen = set()
     for seed in ("1", "2", "3"):
@@ -188,10 +188,10 @@ def test_the_report_says_a_flag_is_symmetric_and_names_the_pairs_that_share_a_va
     """Issue 35, finding 9: two students on one variant may hand in one answer in two exact forms unflagged;
     the report says so, names those pairs, and says a flag cannot tell the copier from the source."""
     from graders import registry
-    from graders.classroom.analysis import Class, Student
+    from graders.classroom.report.analysis import Class, StudentResults
 
     def student(name, variant):
-        return Student(name, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": variant} if variant else {})
+        return StudentResults(name, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": variant} if variant else {})
 
     klass = Class([student("ann", 3), student("bob", 7), student("cy", 3), student("dee", 3)],
                   [registry.get("hand_scores")], [])

@@ -19,8 +19,8 @@ import pytest
 
 from graders import registry
 from graders.cli import main
-from graders.classroom.course import BuildError, answer_source, differences, render
-from graders.classroom.public import INSTRUCTOR_ONLY
+from graders.classroom.authoring.course import BuildError, answer_source, differences, render
+from graders.classroom.release.public import INSTRUCTOR_ONLY
 from graders.grading.engine import ROOT, checks_of, grade_file
 from graders.grading.notebook import grade_namespace, hidden_checks, public_checks
 

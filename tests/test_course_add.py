@@ -1,4 +1,4 @@
-"""``attn-grade course add`` and ``course new --exact`` on the command line (graders/classroom/coursescaffold.py):
+"""``attn-grade course add`` and ``course new --exact`` on the command line (graders/classroom/authoring/coursescaffold.py):
 add edits exactly the files it names in a copy of the project (--root), says what it wrote, and writes nothing
 when refused; the options reach scaffold.new and scaffoldadd.add as lists of names."""
 
@@ -80,7 +80,7 @@ def test_course_add_writes_the_files_it_names_and_only_those(tmp_path):
 @pytest.mark.parametrize("verb", ["new", "add"])
 def test_the_options_reach_the_scaffold_as_names(verb, monkeypatch, tmp_path):
     """--functions and --exact, comma-separated with spaces or a trailing comma, arrive as lists of names."""
-    from graders.classroom import scaffold, scaffoldadd
+    from graders.classroom.authoring import scaffold, scaffoldadd
     from graders.cli import main
 
     seen = {}

@@ -76,13 +76,13 @@ def test_an_assignment_given_twice_is_refused(graded, by_assignment, capsys):
                                   "\uff5ccmd", "\u200b=1", "\ufe66HYPERLINK(1)"])
 def test_a_cell_a_spreadsheet_could_run_as_a_formula_gets_a_quote(cell):
     """Issue 35, finding 7: a leading blank, the pipe and full-width forms passed the guard."""
-    from graders.batch.outfiles import csv_cell
+    from graders.outfolder.outfiles import csv_cell
 
     assert csv_cell(cell) == "'" + cell
 
 
 @pytest.mark.parametrize("cell", ["ann", "O'Neil, Ann", "3-2", "a=b", "", "x|y", "\u00e9l\u00e8ve"])
 def test_a_plain_cell_is_left_as_it_is(cell):
-    from graders.batch.outfiles import csv_cell
+    from graders.outfolder.outfiles import csv_cell
 
     assert csv_cell(cell) == cell

@@ -71,8 +71,8 @@ def _autograded(results: dict, tmp: Path):
     """attention.ipynb with the mutant's results in its test cells, as nbgrader's Autograde writes it
     when ``attn-grade grade --nbgrader-course`` stands in for its Execute step (nbfill.py)."""
     nbformat = pytest.importorskip("nbformat")
-    from graders.classroom.nbfill import fill_class
-    from graders.batch.outfiles import results_path
+    from graders.classroom.nbgrader.nbfill import fill_class
+    from graders.outfolder.outfiles import results_path
 
     path = results_path(tmp / "out", "mutant")
     path.parent.mkdir(parents=True)
@@ -153,7 +153,7 @@ def test_the_page_never_scrolls_sideways_in_chromium(mutant_results, tmp_path, t
 @pytest.mark.parametrize("width", range(30, 90))
 def test_a_short_term_in_parentheses_is_never_broken(width):
     """At 80 columns 'e^(0 - 1)' once came out as 'e^(0' and '- 1) = 0.37' on the next line."""
-    from graders.grading.report import wrap
+    from graders.terminal.wrap import wrap
 
     text = ("called softmax([[0, 1]], axis=-1); got [[0.3333, 0.6667]]. Along axis -1, the entries 0 and 1 got "
             "weights in the ratio 0.5, but e^(0 - 1) = 0.367879, with shape (n_heads, N, d_k).")

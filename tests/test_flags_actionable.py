@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import analysis, codematch, copying, integrity
+from graders.classroom.report import analysis
+from graders.classroom.integrity import codematch, copying, integrity
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,6 +209,6 @@ def test_a_hint_naming_two_mistakes_counts_each_once_beside_one_of_them():
         return {"exercise": "attention", "name": "attention: a check", "score": 0, "max_score": 1,
                 "output": f"wrong. It looks like {output}."}
 
-    klass = analysis.Class([analysis.Student("ann", {"attention": 0.0}, 0.0, [test(pair), test(alone[0])])],
+    klass = analysis.Class([analysis.StudentResults("ann", {"attention": 0.0}, 0.0, [test(pair), test(alone[0])])],
                            [registry.get("attention")], [])
     assert sorted(h for h, _, _ in analysis.mistakes(klass)) == alone

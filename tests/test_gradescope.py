@@ -210,7 +210,7 @@ def _layout(tmp: Path, exercises: list, files: dict) -> Path:
 
 
 def test_what_cannot_be_closed_is_told_the_instructor_and_grading_goes_on(tmp_path, monkeypatch):
-    from graders.classroom import gradescope, owner_only
+    from graders.classroom.gradescope import gradescope, owner_only
 
     root = _layout(tmp_path, ["softmax"], {"softmax.py": SHARP})
     solutions, chmod = root / "source" / "attn" / "solutions", os.chmod
@@ -230,7 +230,7 @@ def test_what_cannot_be_closed_is_told_the_instructor_and_grading_goes_on(tmp_pa
 
 
 def test_a_grader_that_fails_still_says_what_protected_it(tmp_path):
-    from graders.classroom import gradescope
+    from graders.classroom.gradescope import gradescope
 
     root = _layout(tmp_path, ["no_such_exercise"], {})
     assert gradescope.run(root) == 0

@@ -1,5 +1,5 @@
 """The Gradescope archive's requirements.txt pins every runtime dependency, and theirs, to the version
-installed where the archive is built (graders/classroom/pins.py): grades depend on NumPy's, SymPy's
+installed where the archive is built (graders/classroom/gradescope/pins.py): grades depend on NumPy's, SymPy's
 and Hypothesis's versions. The slow test builds an archive and runs its setup.sh in a folder that
 stands for /autograder, then compares what that fresh venv holds with the pins."""
 
@@ -62,7 +62,7 @@ def test_the_archive_says_which_python_the_pins_were_made_with(archive):
 
 
 def test_a_dependency_not_installed_here_is_refused_by_name(tmp_path, monkeypatch, capsys):
-    from graders.classroom import release
+    from graders.classroom.release import release
 
     real = release._dependencies
     monkeypatch.setattr(release, "_dependencies", lambda: [*real(), "attn-no-such-package>=1"])
@@ -74,7 +74,7 @@ def test_a_dependency_not_installed_here_is_refused_by_name(tmp_path, monkeypatc
 
 
 def test_a_marker_that_does_not_hold_here_pins_nothing():
-    from graders.classroom.pins import pins
+    from graders.classroom.gradescope.pins import pins
 
     lines = pins(['tqdm; python_version < "3"', "sympy"])
     names = {_norm(line.split("==")[0]) for line in lines}
@@ -87,7 +87,7 @@ def test_a_marker_that_does_not_hold_here_pins_nothing():
 
 
 def test_an_installed_version_that_does_not_fit_is_refused():
-    from graders.classroom.pins import Unpinnable, pins
+    from graders.classroom.gradescope.pins import Unpinnable, pins
 
     with pytest.raises(Unpinnable, match=r"numpy \S+ is installed .* needs numpy<1"):
         pins(["numpy<1"])

@@ -26,7 +26,7 @@ import pytest
 
 from graders import registry
 from graders.batch import run as batch
-from graders.batch.outfiles import student_id
+from graders.outfolder.outfiles import student_id
 
 HERE = Path(__file__).resolve().parent
 SOLUTIONS = HERE.parent / "solutions"

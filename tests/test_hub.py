@@ -1,4 +1,4 @@
-"""A term on the course's JupyterHub (graders/classroom/hub.py, `python3 tasks.py hub`), in headless Chromium.
+"""A term on the course's JupyterHub (graders/classroom/hub/hub.py, `python3 tasks.py hub`), in headless Chromium.
 
 The grader account releases part1_scores (the nbgrader commands the formgrader's terminal would run);
 three students log in to the hub in the browser, fetch it from JupyterLab's Assignments tab, work
@@ -79,7 +79,7 @@ def mark_proof(page, hub, student: str, score: int, comment: str) -> str:
 
 
 def test_the_hub_refuses_an_ordinary_user_and_says_why(monkeypatch, capsys):
-    from graders.classroom import hub
+    from graders.classroom.hub import hub
 
     monkeypatch.setattr(hub.os, "geteuid", lambda: 1000)
     assert hub.main(["--port", "0"]) == 2
@@ -89,15 +89,15 @@ def test_the_hub_refuses_an_ordinary_user_and_says_why(monkeypatch, capsys):
 
 def test_a_term_on_the_course_hub_in_chromium():
     hubkit.require()
-    from graders.classroom.hub import running
-    from graders.classroom.hubsetup import HubError, Layout
+    from graders.classroom.hub.hub import running
+    from graders.classroom.hub.hubsetup import HubError, HubLayout
 
     global STARTED
     STARTED = time.monotonic()
     shutil.rmtree(SHOTS, ignore_errors=True)
     SHOTS.mkdir(parents=True)
     print(f"\nscreenshots: {SHOTS}")
-    layout = Layout("attn-hubtest", 3)
+    layout = HubLayout("attn-hubtest", 3)
     try:
         with running(layout) as hub, hubkit.chromium() as browser:
             shown = []  # the page in use, for a screenshot of where a failure happened

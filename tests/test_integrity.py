@@ -1,4 +1,4 @@
-"""The integrity scan (graders/classroom/integrity.py) survives any file (issue 20, finding 6).
+"""The integrity scan (graders/classroom/integrity/integrity.py) survives any file (issue 20, finding 6).
 
 A line that never runs, nested 600 deep, once ended ``attn-grade grade`` with a
 RecursionError after the gradebook was written: no integrity.json, and a class
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import identical, integrity
+from graders.classroom.integrity import identical, integrity
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,7 +190,7 @@ def test_a_search_for_the_solutions_is_flagged_and_honest_code_is_not(tmp_path):
                       "searches the file system (.rglob)", "reads '/proc/self/maps'"}
     assert not [f for f in flags_of(found) if f[0] == "bob"]
     for slug in ("softmax", "attention", "multi_head", "saturation", "worked_example"):  # honest answers
-        from graders.classroom.codescan import looks_around
+        from graders.classroom.integrity.codescan import looks_around
 
         assert looks_around((ROOT / "solutions" / f"{slug}.py").read_text()) == []
 
@@ -200,7 +200,7 @@ def test_code_that_walks_frames_or_the_garbage_collector_is_flagged_and_right_co
     through frames or gc; no answer needs either, and no right answer of the corpus is flagged."""
     from pathlib import Path
 
-    from graders.classroom.codescan import patches
+    from graders.classroom.integrity.codescan import patches
 
     forgeries = {
         "import sys\ng = sys._getframe(1).f_globals\ng['arguments_after'] = lambda a, k: None\n":

@@ -1,4 +1,4 @@
-"""Full-marks results kept for the next check (graders/cli/kept.py): a kept result is the one a
+"""Full-marks results kept for the next check (graders/cli/fullmarks.py): a kept result is the one a
 new run gives, and it is dropped as soon as anything it depends on changes."""
 
 import json
@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from cases import view
-from graders.cli import kept, main
+from graders.cli import fullmarks, main
 from graders.cli.session import Session
 from graders.cli.where import Target
 from graders.grading import engine
@@ -89,7 +89,7 @@ def test_a_change_to_what_the_result_depends_on_grades_again(folder, monkeypatch
     elif change == "a file nobody mentions":  # the graded run could still read it: it is in the sandbox
         (folder / "notes.py").write_text("x = 1\n")
     elif change == "the graders":
-        monkeypatch.setattr(kept, "code_digest", lambda: "graders of another version")
+        monkeypatch.setattr(fullmarks, "code_digest", lambda: "graders of another version")
     elif change == "the timeout":
         settings["timeout"] = 5.0
     else:

@@ -1,4 +1,4 @@
-"""attn-grade check on two lanes (graders/cli/lanes.py): the longest files go to a forked copy,
+"""attn-grade check on two lanes (graders/cli/second_lane.py): the longest files go to a forked copy,
 the report is the same as on one lane, and a copy that fails or is ended loses nothing."""
 
 import os
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from graders.cli import lanes
+from graders.cli import second_lane
 from graders.cli.check import two_lanes
 from graders.cli.where import SLUGS, Target
 from graders.grading.engine import ROOT
@@ -21,13 +21,13 @@ MUTANTS = ROOT / "tests" / "mutants"
 
 def test_the_longest_file_goes_to_the_copy_and_each_lane_keeps_the_order():
     took = {"a": 0.2, "b": 0.9, "c": 0.3, "d": 0.1, "e": 0.1}
-    mine, theirs = lanes.split(list("abcde"), took.get)
+    mine, theirs = second_lane.split(list("abcde"), took.get)
     assert theirs == ["b"] and mine == ["a", "c", "d", "e"]
-    assert lanes.split(["a", "b"], {"a": 0.5}.get) == (["a"], ["b"])  # never checked: UNKNOWN, 1 s
+    assert second_lane.split(["a", "b"], {"a": 0.5}.get) == (["a"], ["b"])  # never checked: UNKNOWN, 1 s
 
 
 def test_equal_files_are_shared_out():
-    mine, theirs = lanes.split(list("abcd"), lambda t: 1.0)
+    mine, theirs = second_lane.split(list("abcd"), lambda t: 1.0)
     assert sorted(mine + theirs) == list("abcd") and len(mine) == len(theirs) == 2
     assert mine == sorted(mine) and theirs == sorted(theirs)
 
@@ -37,7 +37,7 @@ def _result(name):
 
 
 def test_the_copy_sends_every_result_as_it_was():
-    lane = lanes.Lane(list("xyz"), _result)
+    lane = second_lane.Lane(list("xyz"), _result)
     got = lane.rest()
     assert got == {t: _result(t) for t in "xyz"} and lane.missing() == []
 
@@ -48,12 +48,12 @@ def test_what_a_failing_copy_did_not_send_is_left_to_this_process():
             raise RuntimeError("the copy's sandbox could not start")
         return _result(t)
 
-    lane = lanes.Lane(list("xyz"), grade)
+    lane = second_lane.Lane(list("xyz"), grade)
     assert lane.rest() == {"x": _result("x")} and lane.missing() == ["y", "z"]
 
 
 def test_a_copy_that_is_ended_is_reaped_at_once():
-    lane = lanes.Lane(["slow"], lambda t: time.sleep(60))
+    lane = second_lane.Lane(["slow"], lambda t: time.sleep(60))
     pid, start = lane.pid, time.monotonic()
     lane.close()
     assert time.monotonic() - start < 5 and lane.pid is None
@@ -66,8 +66,8 @@ def test_a_copy_ends_with_the_command_that_forked_it(tmp_path):
     code = f"""
 import sys, time
 sys.path.insert(0, {str(ROOT)!r})
-from graders.cli import lanes
-lane = lanes.Lane(["slow"], lambda t: time.sleep(60))
+from graders.cli import second_lane
+lane = second_lane.Lane(["slow"], lambda t: time.sleep(60))
 print(lane.pid, flush=True)
 time.sleep(60)
 """
@@ -81,7 +81,7 @@ time.sleep(60)
     assert not os.path.exists(f"/proc/{copy}"), "the copy went on after the command was killed"
 
 
-@pytest.mark.skipif(lanes.cores() < 2, reason="one core: checks run on one lane")
+@pytest.mark.skipif(second_lane.cores() < 2, reason="one core: checks run on one lane")
 def test_every_exercise_is_checked_on_two_lanes_here(tmp_path):
     targets = [Target(s, tmp_path / f"{s}.py") for s in SLUGS]
     mine, theirs = two_lanes(targets, Settings.from_environ())

@@ -1,12 +1,13 @@
 """The house rules of graders/: which room may import which, read from the source with ``ast``.
 
-    cli -> classroom -> batch -> grading -> kit -> bounded -> sandbox
+    cli -> classroom -> batch -> outfolder -> grading -> kit -> bounded -> sandbox
 
 (cli/ is a package, one module per verb; hints/ holds no code.) A room may import itself and the rooms to
-its right (and the registry, from
-grading on); a per-exercise grader imports only kit/; a hidden grader imports
+its right (and the registry, from grading on); terminal/ imports nothing of the package, and grading/
+and the rooms left of it may import it; a per-exercise grader imports only kit/; a hidden grader imports
 kit/ and its public twin; sandbox/ imports nothing else of the package, and
 sandbox/inside/, whose files are loaded by path into the sandbox, nothing of it at all.
+classroom/ is a folder per job, each saying which others it may import.
 Every import counts, those inside functions too.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -21,15 +23,17 @@ import pytest
 from graders import registry
 
 PACKAGE = Path(__file__).resolve().parent.parent / "graders"
-ROOMS = ("sandbox", "bounded", "kit", "grading", "batch", "classroom")
+ROOMS = ("sandbox", "bounded", "kit", "terminal", "grading", "outfolder", "batch", "classroom")
 ALLOWED = {
     "sandbox": {"sandbox"},
     "bounded": {"bounded", "sandbox"},
     "kit": {"kit", "bounded", "sandbox"},
-    "grading": {"grading", "kit", "bounded", "sandbox", "registry"},
-    "batch": {"batch", "grading", "kit", "bounded", "sandbox", "registry"},
-    "classroom": {"classroom", "batch", "grading", "kit", "bounded", "sandbox", "registry"},
-    "cli": {"classroom", "grading", "kit", "registry"},  # the sandbox through grading/sandboxes.py
+    "terminal": {"terminal"},
+    "grading": {"grading", "terminal", "kit", "bounded", "sandbox", "registry"},
+    "outfolder": {"outfolder", "grading", "terminal", "kit", "registry"},
+    "batch": {"batch", "outfolder", "grading", "terminal", "kit", "bounded", "sandbox", "registry"},
+    "classroom": {"classroom", "batch", "outfolder", "grading", "terminal", "kit", "bounded", "sandbox", "registry"},
+    "cli": {"classroom", "grading", "terminal", "kit", "registry"},  # the sandbox through grading/sandboxes.py
     "registry": set(),
     "package": set(),
     "exercise": {"kit"},
@@ -166,7 +170,10 @@ def test_the_package_docstring_names_every_folder_and_module():
     assert not missing, f"graders/__init__.py does not mention {missing}"
 
 
-@pytest.mark.parametrize("name", ROOMS + ("cli", "hidden", "sandbox/inside"))
+JOBS = sorted(p.parent.name for p in (PACKAGE / "classroom").glob("*/__init__.py"))
+
+
+@pytest.mark.parametrize("name", ROOMS + ("cli", "hidden", "sandbox/inside") + tuple(f"classroom/{j}" for j in JOBS))
 def test_each_room_explains_itself(name):
     """Its __init__ docstring names every module that lives there."""
     doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8"))) or ""
@@ -178,6 +185,63 @@ def test_each_room_explains_itself(name):
     for path in sorted((PACKAGE / name).glob("*.py")):
         if path.name != "__init__.py":
             assert path.name in doc, f"graders/{name}/__init__.py does not mention {path.name}"
+
+
+def classes_by_name(paths) -> dict:
+    """class name -> the modules that define a class of that name at their top level."""
+    found = {}
+    for path in paths:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                shown = path.relative_to(PACKAGE.parent) if path.is_relative_to(PACKAGE.parent) else path
+                found.setdefault(node.name, []).append(str(shown))
+    return found
+
+
+def test_one_name_per_concept():
+    """No two classes of the package share a name: a reader who meets ``Outcome`` or ``Student`` knows which."""
+    twice = {name: where for name, where in classes_by_name(MODULES.values()).items() if len(where) > 1}
+    assert not twice, f"classes that share a name: {twice}"
+
+
+def test_the_one_name_rule_can_fail(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("class Outcome:\n    pass\n")
+    monkeypatch.setitem(MODULES, "graders.sandbox.a", tmp_path / "a.py")
+    with pytest.raises(AssertionError, match="Outcome.*graders/kit/outcomes.py"):
+        test_one_name_per_concept()
+
+
+def job_of(name: str) -> str:
+    """classroom/<job>/ for a module of a job's folder, else its room followed by "/"."""
+    parts = name.split(".")[1:]
+    if parts[:1] == ["classroom"] and len(parts) > 2:
+        return f"classroom/{parts[1]}/"
+    return "the registry" if room(name) == "registry" else f"{room(name)}/"
+
+
+def job_may_import(job: str) -> set:
+    doc = ast.get_docstring(ast.parse((PACKAGE / "classroom" / job / "__init__.py").read_text(encoding="utf-8")))
+    said = " ".join(doc.partition("May import:")[2].split())
+    return {f"classroom/{job}/"} | set(re.findall(r"[a-z_]+(?:/[a-z_]+)*/", said)) | (
+        {"the registry"} if "the registry" in said else set())
+
+
+@pytest.mark.parametrize("job", JOBS)
+def test_each_classroom_job_imports_what_it_says(job):
+    """A job's folder (classroom/report/, classroom/nbgrader/, ...) imports only the rooms and the other
+    jobs its __init__ names after "May import"."""
+    allowed = job_may_import(job)
+    wrong = sorted({f"{name} imports {target}" for name in MODULES if job_of(name) == f"classroom/{job}/"
+                    for _, target in imports(name) if job_of(target) not in allowed})
+    assert not wrong, f"classroom/{job}/__init__.py does not allow: " + "; ".join(wrong)
+
+
+def test_the_job_rule_can_fail(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from ..release import leaks\n")
+    monkeypatch.setitem(MODULES, "graders.classroom.hub.bad", bad)
+    with pytest.raises(AssertionError, match="hub.bad imports graders.classroom.release.leaks"):
+        test_each_classroom_job_imports_what_it_says("hub")
 
 
 def test_the_rule_can_fail(tmp_path, monkeypatch):
@@ -241,8 +305,8 @@ def test_the_private_name_rule_can_fail(tmp_path):
 
 def kit_names_graders_use() -> dict[str, str]:
     """name -> the first grader that imports it from kit/ (graders/<slug>.py, graders/hidden/<slug>.py, and
-    the graders ``attn-grade course new`` writes from graders/classroom/scaffold.py's templates)."""
-    from graders.classroom import scaffold
+    the graders ``attn-grade course new`` writes from graders/classroom/authoring/scaffoldtext.py's templates)."""
+    from graders.classroom.authoring import scaffold
 
     sources = [(f"graders/{p.relative_to(PACKAGE)}", p.read_text(encoding="utf-8"))
                for e in registry.EXERCISES for p in (PACKAGE / f"{e.slug}.py", PACKAGE / "hidden" / f"{e.slug}.py")]

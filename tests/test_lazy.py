@@ -6,7 +6,7 @@ import sys
 import textwrap
 
 from graders.grading.engine import ROOT, grade_file
-from graders.sandbox.handle import Sandbox
+from graders.sandbox.sandbox import Sandbox
 from graders.sandbox.submission import Submission
 from graders.sandbox.zygote import Zygote
 

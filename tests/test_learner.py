@@ -147,7 +147,7 @@ def test_every_stub_names_its_lesson(slug):
 
 
 def test_no_hint_leaks_an_answer():
-    from graders.classroom.leaks import find_leaks
+    from graders.classroom.release.leaks import find_leaks
 
     assert find_leaks(ROOT / "graders" / "hints") == []
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom.scaffold import LESSON_LIMIT, placeholders
+from graders.classroom.authoring.scaffold import LESSON_LIMIT, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "course" / "lessons"

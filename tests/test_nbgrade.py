@@ -21,7 +21,7 @@ pytest.importorskip("nbgrader")
 from graders import registry  # noqa: E402
 from graders.classroom.grade import Options, run  # noqa: E402
 from graders.cli import main  # noqa: E402
-from graders.classroom.nbsubmit import NotebookProblem, answer_source, neutralise_magics  # noqa: E402
+from graders.classroom.nbgrader.nbsubmit import NotebookProblem, answer_source, neutralise_magics  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 from support import nbclass as nbkit  # noqa: E402 - tests/support, shared with bench/

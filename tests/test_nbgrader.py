@@ -1,7 +1,7 @@
 """Real nbgrader, end to end, on a fresh build of the course in a temporary folder.
 
 generate_assignment (every assignment) -> the release holds no answer
-(graders.classroom.leaks) -> submitted/ for three students -> autograde -> the expected
+(graders.classroom.release.leaks) -> submitted/ for three students -> autograde -> the expected
 scores -> generate_feedback -> export. Each step is the real ``nbgrader``
 command, run with this interpreter; the notebooks run in a real ipykernel
 kernel of this interpreter (a kernelspec written for the test), so the hidden
@@ -38,7 +38,7 @@ import pytest
 pytest.importorskip("nbgrader")
 
 from graders import registry  # noqa: E402
-from graders.classroom.course import build  # noqa: E402
+from graders.classroom.authoring.course import build  # noqa: E402
 from graders.grading.engine import ROOT, grade_file  # noqa: E402
 
 PART = "part1_scores"
@@ -113,7 +113,7 @@ def graded(tmp_path_factory):
 
 
 def test_release_holds_no_answer(graded):
-    from graders.classroom.leaks import find_leaks
+    from graders.classroom.release.leaks import find_leaks
 
     course, _, _, _ = graded
     for assignment in registry.ASSIGNMENTS:
@@ -195,7 +195,7 @@ def test_nbgraders_own_autograde_is_refused_naming_the_hardened_command(graded, 
     (["/v/bin/jupyter-server", "autograde"], {}, False),  # formgrader's button meets RefuseUnhardened instead
 ])
 def test_only_the_autograde_command_is_refused_at_once(argv, environ, refused):
-    from graders.classroom.nbguard import MESSAGE, refuse_command
+    from graders.classroom.nbgrader.nbguard import MESSAGE, refuse_command
 
     if refused:
         with pytest.raises(SystemExit, match="ATTN_UNHARDENED=1") as exc:

@@ -153,7 +153,7 @@ def test_in_a_real_kernel_an_answer_changed_after_saving_gets_the_note(folder):
 def test_a_notebook_larger_than_the_grading_reads_is_not_read_and_says_so(folder, capsys):
     path = _notebook(folder, SOLUTION)
     with open(path, "r+b") as f:
-        f.truncate(17 << 20)  # sparse: past the 16 MB that the real grading reads (classroom/nbsubmit.py)
+        f.truncate(17 << 20)  # sparse: past the 16 MB that the real grading reads (classroom/nbgrader/nbsubmit.py)
     points = public_checks("softmax", _kernel(SOLUTION))
     out = capsys.readouterr().out
     assert points == 0.0 and "your notebook is larger than 16 MB" in out

@@ -1,7 +1,7 @@
 """Math renders offline in the pages of the course: formgrader's, and the feedback files students get.
 
 This machine, like a laptop on a train, reaches no CDN: a page that needs one shows raw ``$…$``.
-graders/classroom/mathpages.py turns formulas into MathML as nbgrader writes a page, and gives
+graders/classroom/nbgrader/mathpages.py turns formulas into MathML as nbgrader writes a page, and gives
 formgrader MathJax from the Jupyter server (jupyter_server_mathjax), which formgrader's script needs.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.classroom import mathpages
+from graders.classroom.nbgrader import mathpages
 from support.browser import chromium, framed  # headless Chromium, or a skip (or a failure in CI)
 from test_nbgrade import graded  # noqa: F401 - the shared graded course (built once per session)
 

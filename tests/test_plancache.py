@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from graders import registry
-from graders.classroom.public import copy_public
+from graders.classroom.release.public import copy_public
 from cases import cases, view
 from graders.grading import engine, plancache, planfile, plans
 from graders.grading.engine import ROOT, checks_of, grade_file, reference

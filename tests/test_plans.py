@@ -68,7 +68,7 @@ def softmax(z, axis=-1):
 
 def test_a_call_that_hangs_in_a_batch_is_waited_for_once_and_graded_as_live(tmp_path, monkeypatch):
     from graders.sandbox.errors import Timeout
-    from graders.sandbox.handle import Sandbox
+    from graders.sandbox.sandbox import Sandbox
 
     path = tmp_path / "softmax.py"
     path.write_text(HANGS_ON_WIDE_ROWS)

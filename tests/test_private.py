@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import outfiles
-from graders.classroom import owner_only
+from graders.outfolder import outfiles
+from graders.classroom.gradescope import owner_only
 from graders.cli import main
 from graders.cli.state import State
 from graders.grading.plancache import PlanStore, VerdictStore

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import leaks, needles as needle_kinds
+from graders.classroom.release import leaks, withheld
 from graders.cli import main
 from graders.grading.engine import checks_of, reference
-from graders.classroom.public import INSTRUCTOR_ONLY, copy_public
-from graders.classroom.release import COMMAND, PACKAGE
+from graders.classroom.release.public import INSTRUCTOR_ONLY, copy_public
+from graders.classroom.release.release import COMMAND, PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC_POINTS = sum(c.spec.points for e in registry.EXERCISES for c in checks_of(e.slug, hidden=False))
@@ -31,7 +31,7 @@ def bundle(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def needles():
-    return needle_kinds.all_needles()
+    return withheld.all_needles()
 
 
 @pytest.fixture
@@ -218,7 +218,7 @@ def test_an_instructor_only_module_copied_in_is_found(copy, rel):
     else:
         shutil.copy(source, target)
     assert leaks.find_leaks(copy, []) == [
-        f"{PACKAGE}/{rel}: instructor-only, never in what students get (graders/classroom/public.py)"]
+        f"{PACKAGE}/{rel}: instructor-only, never in what students get (graders/classroom/release/public.py)"]
 
 
 def test_a_room_not_on_the_allow_list_is_found(copy):
@@ -227,20 +227,20 @@ def test_a_room_not_on_the_allow_list_is_found(copy):
     (copy / PACKAGE / "extra" / "tool.py").write_text("x = 1\n")
     (copy / PACKAGE / "notes.py").write_text("y = 2\n")
     assert leaks.find_leaks(copy, []) == [
-        f"{PACKAGE}/{name}: not on the list of what students get (graders/classroom/public.py)"
+        f"{PACKAGE}/{name}: not on the list of what students get (graders/classroom/release/public.py)"
         for name in ("extra", "notes.py")]
 
 
 def test_every_part_of_the_package_is_either_shipped_or_instructor_only():
-    """A room added to graders/ must be put on one list or the other (graders/classroom/public.py)."""
-    from graders.classroom.public import is_public
+    """A room added to graders/ must be put on one list or the other (graders/classroom/release/public.py)."""
+    from graders.classroom.release.public import is_public
 
     for path in sorted((ROOT / "graders").iterdir()):
         if path.name == "__pycache__":
             continue
         shipped = is_public(path.name)
         assert shipped != (path.name in INSTRUCTOR_ONLY), f"graders/{path.name}: say in public.py whether it ships"
-        whole = ("cli", "grading", "kit", "bounded", "sandbox", "hints", "variants", "__init__.py", "registry.py")
+        whole = ("cli", "grading", "terminal", "kit", "bounded", "sandbox", "hints", "variants", "__init__.py", "registry.py")
         assert shipped == (path.stem in registry.BY_SLUG or path.name in whole), path.name
     assert (ROOT / "graders" / "batch").is_dir() and "batch" in INSTRUCTOR_ONLY
 
@@ -253,9 +253,9 @@ def test_a_model_answer_line_is_found(copy, tmp_path, monkeypatch):
     (exercises / "proof.md").write_text(f"# Task\n{task}\n")
     (solutions / "proof.md").write_text(f"# Model answer\n{task}\n"
                                         "The d_k products are independent, so their variances add up.\n")
-    monkeypatch.setattr(needle_kinds, "SOLUTIONS", solutions)
-    monkeypatch.setattr(needle_kinds, "EXERCISES", exercises)
-    needles = needle_kinds.model_answer_needles()
+    monkeypatch.setattr(withheld, "SOLUTIONS", solutions)
+    monkeypatch.setattr(withheld, "EXERCISES", exercises)
+    needles = withheld.model_answer_needles()
     assert [n.shown for n in needles] == ["The d_k products are independent, so their variances add up."]
     (copy / "exercises" / "proof.md").write_text(f"{task}\nThe d_k products are independent, so their "
                                                  "variances add up.\n")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import re
 
-from graders.grading.report import render_text, terminal_width
+from graders.grading.report import render_text
+from graders.terminal.wrap import terminal_width
 from graders.grading.results import CheckResult, ExerciseResult
 
 RAISED = ("Your code raised ValueError: operands could not be broadcast together with shapes (3,2) (3,3)\n"

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import analysis, classreport
+from graders.classroom.report import analysis, classreport
 from graders.cli import main
 from graders.grading.engine import checks_of
 from graders.grading.report import pts
-from graders.batch.outfiles import gradebook_text, results_path, write_atomic
+from graders.outfolder.outfiles import gradebook_text, results_path, write_atomic
 from graders.kit.catalogue import HINTS, NAMED
 from graders.kit.models import NO_SHIFT
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.classroom import coursegrades, nbscores
+from graders.classroom.exports import coursegrades, nbscores
 from graders.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,10 +131,10 @@ def test_the_copying_section_names_the_students_escaped(out, tmp_path):
 
 
 def test_the_pairs_that_share_a_variant_are_named():
-    from graders.classroom import copying
-    from graders.classroom.analysis import Class, Student
+    from graders.classroom.integrity import copying
+    from graders.classroom.report.analysis import Class, StudentResults
 
-    klass = Class([Student(s, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": 3}) for s in ("ann", "cy")],
+    klass = Class([StudentResults(s, {"hand_scores": 1.0}, 1.0, [], variants={"hand_scores": 3}) for s in ("ann", "cy")],
                   [registry.get("hand_scores")], [])
     page = copying.section([], klass, {"cy": HOSTILE})
     assert f"hand_scores: 1 pair(s) (ann and <bdi>{html.escape(HOSTILE)}</bdi> <span class=muted>cy</span>)" in page

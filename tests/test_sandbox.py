@@ -257,7 +257,7 @@ def test_a_batch_answers_call_by_call_and_stops_at_the_one_that_hangs(tmp_path):
 
 
 def test_a_batchs_answers_together_are_bounded_like_one_answer(tmp_path, monkeypatch):
-    from graders.sandbox import handle
+    from graders.sandbox import sandbox as handle
     from graders.sandbox.submission import request
 
     monkeypatch.setattr(handle, "MAX_MESSAGE", 1 << 20)

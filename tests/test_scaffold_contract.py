@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.classroom.scaffold import ScaffoldError, new
+from graders.classroom.authoring.scaffold import ScaffoldError, new
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")

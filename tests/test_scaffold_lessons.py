@@ -1,4 +1,4 @@
-"""A lesson ``attn-grade course new`` wrote as a placeholder (graders/classroom/scaffold.py) is named in
+"""A lesson ``attn-grade course new`` wrote as a placeholder (graders/classroom/authoring/scaffold.py) is named in
 every run of the tests: the new exercise's hints point to its TODO sections, so its tests pass, but
 the run's summary says which exercise has no lesson yet, and where the placeholder is."""
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.classroom.scaffold import MARK, placeholder_lesson, placeholders
+from graders.classroom.authoring.scaffold import MARK, placeholder_lesson, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -154,7 +154,8 @@ def test_a_failing_submission_is_offered_the_hints_not_a_traceback(project, tmp_
 
 
 def test_a_release_is_refused_while_a_lesson_is_a_placeholder(tmp_path, monkeypatch, capsys):
-    from graders.classroom import release, scaffold
+    from graders.classroom.release import release
+    from graders.classroom.authoring import scaffold
 
     lessons = tmp_path / "course" / "lessons"
     lessons.mkdir(parents=True)

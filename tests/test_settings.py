@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from graders import registry
-from graders.sandbox.handle import isolated, probe
+from graders.sandbox.sandbox import isolated, probe
 
 ROOT = Path(__file__).resolve().parent.parent
 TOTAL = sum(e.points for e in registry.EXERCISES)
@@ -154,7 +154,7 @@ def test_a_class_is_not_graded_unisolated_unless_the_instructor_says_so(tmp_path
     """Where neither namespaces nor Landlock exist (an old kernel), grade refuses, naming why;
     with --allow-unisolated it grades, and results.json and the summary say so."""
     from graders.batch import run as batch
-    from graders.sandbox import handle
+    from graders.sandbox import sandbox as handle
 
     real = handle.probe
 

@@ -19,9 +19,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from graders.batch.outfiles import WAITING_COLUMN, gradebook_text, results_path, write_atomic
+from graders.outfolder.outfiles import WAITING_COLUMN, gradebook_text, results_path, write_atomic
 from graders.batch.summary import summary
-from graders.classroom import analysis, classreport, nbfill, nbgradebook, nbmanual
+from graders.classroom.report import analysis, classreport
+from graders.classroom.nbgrader import nbfill, nbgradebook, nbmanual
 from graders.cli import main
 from graders.grading.report import render_text
 from graders.grading.results import CheckResult, ExerciseResult, from_gradescope, to_gradescope, waiting_in

@@ -110,7 +110,7 @@ def test_the_learner_sets_an_id_and_is_checked_on_that_students_numbers(tmp_path
 
 
 def test_a_result_kept_at_full_marks_before_the_id_was_set_is_not_shown_after(tmp_path, monkeypatch, capsys):
-    """The seed's answers at full marks are kept (cli/kept.py); once an id gives other numbers, check
+    """The seed's answers at full marks are kept (cli/fullmarks.py); once an id gives other numbers, check
     grades them again on those, and says so, instead of showing the kept 8/8."""
     from graders.cli import main
 
@@ -200,7 +200,7 @@ def test_a_notebook_of_a_course_without_variants_keeps_the_texts_numbers(kernel_
 
 def test_the_course_build_reads_the_courses_choice(tmp_path):
     pytest.importorskip("traitlets")
-    from graders.classroom.course import course_varies
+    from graders.classroom.authoring.course import course_varies
 
     assert not course_varies(tmp_path)
     (tmp_path / "nbgrader_config_local.py").write_text("c = get_config()\n# c.AttnGrade.variants = True\n")
@@ -212,7 +212,8 @@ def test_the_course_build_reads_the_courses_choice(tmp_path):
 def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
     import json
 
-    from graders.classroom import course, integrity
+    from graders.classroom.authoring import course
+    from graders.classroom.integrity import integrity
 
     built = json.loads(course.notebook("hand_scores"))
     gids = [c["metadata"].get("nbgrader", {}).get("grade_id") for c in built["cells"]]
@@ -229,7 +230,7 @@ def test_a_notebook_whose_id_names_another_student_is_flagged(tmp_path):
     flags = [f for f in integrity.scan(tmp_path / "submitted", "nbgrader", None, ["hand_scores"], variants=True)
              if f.kind != "identical answers"]  # all three hand in the reference
     assert [(f.student, f.kind) for f in flags] == [("fay", "id does not match its folder")], flags
-    from graders.classroom.nbsubmit import id_note  # and the student is told, in their feedback
+    from graders.classroom.nbgrader.nbsubmit import id_note  # and the student is told, in their feedback
 
     said = {who: id_note("hand_scores", who, json.loads((tmp_path / "submitted" / who / "part1_scores" /
                                                           "hand_scores.ipynb").read_text()))
@@ -263,7 +264,7 @@ def test_a_class_graded_with_variants_is_not_regraded_without_them_by_accident(k
 def test_the_same_answers_on_two_students_numbers_are_not_one_group(klass):
     """ann's answers are right for her variant; bob handed in the same answers, on his: the class report
     must not group them as one behaviour (one at full marks, one not), nor dan's text numbers as the reference's."""
-    from graders.classroom import analysis, groups
+    from graders.classroom.report import analysis, groups
 
     out, _ = klass
     sig = {s: results(out, s)["extra_data"]["behaviour"]["hand_scores"]["signature"] for s in ("ann", "bob")}
@@ -302,7 +303,7 @@ def test_one_mistake_on_several_students_numbers_is_one_group_and_one_comment_re
     known by the mistake their feedback names, and a comment written for it reaches each of them."""
     import json
 
-    from graders.classroom import analysis, groups
+    from graders.classroom.report import analysis, groups
     from graders.cli import main
 
     unscaled = ["ann", "bob", "eve"]

@@ -17,7 +17,7 @@ from support import nbclass  # noqa: E402
 from test_variants import solution_for  # noqa: E402
 
 from graders.cli import main  # noqa: E402
-from graders.classroom import integrity  # noqa: E402
+from graders.classroom.integrity import integrity  # noqa: E402
 from graders.kit import variants  # noqa: E402
 
 

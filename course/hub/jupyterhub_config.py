@@ -1,4 +1,4 @@
-"""JupyterHub's configuration for a hub that runs this course (graders/classroom/hub.py starts it).
+"""JupyterHub's configuration for a hub that runs this course (graders/classroom/hub/hub.py starts it).
 
 Everything that changes from one start to the next (ports, folders, who the users are) comes from
 the settings file that hub.py writes, named by ATTN_HUB_SETTINGS; what stays is here:

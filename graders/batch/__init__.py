@@ -10,10 +10,11 @@
                  local:N), plain tcp:// only with --insecure-cluster, and then said
     preflight.py before a class is graded: can a sandbox start here, and does it isolate students
     summary.py   what a batch says when it has graded a class
-    outfiles.py  what a batch writes in OUT: students/<id>/results.json, gradebook.csv, atomically
     digest.py    what a student's result depends on, so that an unchanged one is kept
 
-Students never get this folder (classroom/public.py ships whole rooms, and not this one).
+Students never get this folder (classroom/release/public.py ships whole rooms, and not this one).
 
-May import: batch/, grading/, kit/, bounded/, sandbox/ and the registry.
+What it writes in OUT, and how, is outfolder/'s.
+
+May import: batch/, outfolder/, grading/, terminal/, kit/, bounded/, sandbox/ and the registry.
 """

@@ -121,7 +121,7 @@ def connect(opts):
         raise ClusterError(why)
     try:
         security = tls.security(address, opts.tls)
-    except tls.Refused as exc:
+    except tls.UnsafeCluster as exc:
         raise ClusterError(str(exc)) from None
     if address.startswith("local:"):
         import logging

@@ -1,7 +1,7 @@
 """Before a class is graded: one sandbox, started on an empty folder, to learn what it is here.
 
 ``preflight`` tells the batch (batch.py) whether a sandbox can start at all
-and whether it isolates students (graders/sandbox/handle.py, ``isolated``).
+and whether it isolates students (graders/sandbox/sandbox.py, ``isolated``).
 Where it cannot start, nobody is graded and the cause is named; where it
 cannot isolate, nobody is graded unless the instructor allows it, and then
 every results.json says so.
@@ -18,7 +18,7 @@ def preflight(opts, say=print) -> dict:
     """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
     records}. A sandbox that cannot start, or one that cannot isolate students (unless
     ``allow_unisolated``), stops the run before any result is written (NoSandbox)."""
-    from ..sandbox.handle import probe
+    from ..sandbox.sandbox import probe
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
     try:

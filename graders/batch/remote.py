@@ -55,7 +55,7 @@ def versions() -> dict:
 def worker_facts(memory_mb: int = 1024) -> dict:
     """What grades depend on here: {"versions": {...}, "protections", "isolated", "missing"} of a
     sandbox probed on an empty folder, or "failed": why none could start."""
-    from ..sandbox.handle import probe
+    from ..sandbox.sandbox import probe
     from ..sandbox.zygote import Limits, SandboxFailed
 
     try:

@@ -2,11 +2,11 @@
 
 How SUBMISSIONS is laid out is a ``Layout``. ``FOLDERS``, the default, is one
 folder per student with any subset of the exercise files (``<slug>.py``);
-nbgrader's submitted/ folder is another (graders/classroom/nbsubmit.py), which
+nbgrader's submitted/ folder is another (graders/classroom/nbgrader/nbsubmit.py), which
 extracts the answer cells to OUT/.sources/<student>/<slug>.py first. For each
 student this writes OUT/students/<student>/results.json (Gradescope's shape,
 an ``exercise`` key on every test) and at the end OUT/gradebook.csv
-(outfiles.py). Both are written atomically; students whose results.json
+(outfolder/outfiles.py). Both are written atomically; students whose results.json
 already exists are kept (resume after an interruption) unless ``force``.
 
 Grading runs in ``jobs`` processes. Each grades a student's files in one
@@ -40,9 +40,9 @@ from typing import Callable
 
 from .. import registry
 from ..grading import engine
-from ..grading.report import fit_lines
+from ..terminal.wrap import fit_lines
 from .digest import student_digest
-from .outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
+from ..outfolder.outfiles import gradebook_text, remove_torn_files, results_path, stored, student_id, write_atomic
 from .preflight import NoSandbox, preflight  # noqa: F401 - NoSandbox: part of what run() raises
 from .summary import summary
 from .tls import INSECURE, scheme

@@ -4,8 +4,8 @@
 file could not be read or imported (``problem``, every check "not graded: ..."),
 or the student's code stopped some of its checks by hanging (a timeout) or by
 ending its worker (a crash). Those checks judged no answer: ``stopped`` tells
-them by their words (sandbox/submission.py, sandbox/handle.py, budget.py), for
-this summary and for the class report (classroom/analysis.py).
+them by their words (sandbox/submission.py, sandbox/sandbox.py, budget.py), for
+this summary and for the class report (classroom/report/analysis.py).
 
 "Waiting for a person" names each check SymPy could not settle (grading/results.py),
 of every student in OUT: its points are pending a person's check, not lost.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.results import points_text, waiting_in
-from .outfiles import results_path
+from ..outfolder.outfiles import results_path
 
 NOT_GRADED = "not graded: "  # how every check of an exercise that could not be graded at all begins
 STOPS = (  # (cause, words on the first line of a check the student's code stopped)

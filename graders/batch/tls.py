@@ -27,7 +27,7 @@ INSECURE = ("graded on a Dask cluster reached over plain tcp:// (--insecure-clus
             "authenticated, so anyone who could reach its scheduler could have changed this grade")
 
 
-class Refused(ValueError):
+class UnsafeCluster(ValueError):
     """The cluster cannot be reached safely as asked: a missing certificate, a key others may read, plain tcp."""
 
 
@@ -46,7 +46,7 @@ def refusal(address: str, tls: tuple = (), insecure: bool = False) -> str:
     if kind == "tls":
         try:
             files_of(tls)
-        except Refused as exc:
+        except UnsafeCluster as exc:
             return str(exc)
         return ""
     if kind == "tcp" and insecure:
@@ -67,16 +67,16 @@ def files_of(tls: tuple) -> tuple:
                             dask.config.get("distributed.comm.tls.client.cert", None),
                             dask.config.get("distributed.comm.tls.client.key", None))
     if not (ca and cert):
-        raise Refused("a tls:// scheduler needs its certificate: give --tls-ca-file, --tls-cert and --tls-key "
+        raise UnsafeCluster("a tls:// scheduler needs its certificate: give --tls-ca-file, --tls-cert and --tls-key "
                       "(docs/instructors/cluster.md), or set them in Dask's configuration "
                       "(distributed.comm.tls.ca-file, .client.cert, .client.key)")
     for option, path in (("--tls-ca-file", ca), ("--tls-cert", cert), ("--tls-key", key)):
         if path and not Path(path).is_file():
-            raise Refused(f"{option} {path}: no such file")
+            raise UnsafeCluster(f"{option} {path}: no such file")
     secret = key or cert  # the key may sit in the certificate's file
     mode = os.stat(secret).st_mode
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise Refused(f"the private key {secret} may be read by other users of this machine (mode "
+        raise UnsafeCluster(f"the private key {secret} may be read by other users of this machine (mode "
                       f"{stat.S_IMODE(mode):04o}), who could then join the cluster: chmod 600 {secret}")
     return ca, cert, key
 
@@ -90,7 +90,7 @@ def security(address: str, tls: tuple = ()):
         try:
             return Security.temporary()  # require_encryption=True; the same throwaway pair for every role
         except ImportError:
-            raise Refused("--cluster local:N makes a throwaway certificate, which needs the package "
+            raise UnsafeCluster("--cluster local:N makes a throwaway certificate, which needs the package "
                           "'cryptography': pip install 'attn-exercises[cluster]'") from None
     if kind == "tls":
         ca, cert, key = files_of(tls)

@@ -35,7 +35,7 @@ class HelperError(RuntimeError):
     """The helper process could not be started or stopped answering."""
 
 
-class Outcome(NamedTuple):
+class JobResult(NamedTuple):
     """``ok``: the job returned ``value``; otherwise ``why`` is "time", "memory" or "crashed"."""
 
     ok: bool
@@ -43,7 +43,7 @@ class Outcome(NamedTuple):
     why: str = ""
 
 
-def run(fn, args=(), *, seconds: float, memory_mb: int = 1024, warm=None) -> Outcome:
+def run(fn, args=(), *, seconds: float, memory_mb: int = 1024, warm=None) -> JobResult:
     """``fn(*args)`` in a runner process; its JSON-able result, or why there is none.
 
     ``fn`` and ``warm`` (run once in the helper when it starts, so that every
@@ -86,9 +86,9 @@ def _helper_possible() -> bool:
 
 def _in_process(fn, args):
     try:
-        return Outcome(True, json.loads(json.dumps(fn(*args))))
+        return JobResult(True, json.loads(json.dumps(fn(*args))))
     except MemoryError:
-        return Outcome(False, why="memory")
+        return JobResult(False, why="memory")
 
 
 def _name(fn):
@@ -121,7 +121,7 @@ class Helper:
         theirs.close()
         self.pid, self.sock, self.owner = pid, ours, os.getpid()
 
-    def run(self, fn, args, seconds, memory_mb) -> Outcome:
+    def run(self, fn, args, seconds, memory_mb) -> JobResult:
         blob = pickle.dumps((*_name(fn), tuple(args), float(seconds)))
         if len(blob) > MAX_REQUEST:
             raise ValueError(f"a bounded job of {len(blob)} bytes is larger than {MAX_REQUEST}")
@@ -195,21 +195,21 @@ def _await(sock, pidfd, wall):
     ready, _, _ = select.select([sock], [], [], wall)
     if not ready:
         _kill(pidfd)
-        return Outcome(False, why="time")
+        return JobResult(False, why="time")
     try:
         msg = json.loads(sock.recv(MAX_ANSWER).decode("utf-8"))
     except (OSError, ValueError):
-        return Outcome(False, why="crashed")
+        return JobResult(False, why="crashed")
     if not isinstance(msg, dict):
-        return Outcome(False, why="crashed")
+        return JobResult(False, why="crashed")
     if "answer" in msg:
-        return Outcome(True, msg["answer"])
+        return JobResult(True, msg["answer"])
     status = msg.get("status")
     if msg.get("why") == "memory" or status == -signal.SIGKILL:  # the address-space limit, or an OOM kill
-        return Outcome(False, why="memory")
+        return JobResult(False, why="memory")
     if status == -signal.SIGXCPU:  # the CPU-time limit
-        return Outcome(False, why="time")
-    return Outcome(False, why="crashed")
+        return JobResult(False, why="time")
+    return JobResult(False, why="crashed")
 
 
 def _kill(pidfd):

@@ -17,11 +17,13 @@ from .. import registry
 from ..batch.run import FOLDERS, BatchError, Options, discover, exercises_of
 from ..batch.run import run as run_batch
 from ..batch.preflight import NoSandbox
-from ..batch.outfiles import STUDENTS, Busy, student_id, writing
-from ..grading.report import fit_lines
-from . import comments, nbsubmit, owner_only
-from .course import variants_chosen
-from .helptext import Help
+from ..outfolder.outfiles import STUDENTS, Busy, student_id, writing
+from ..terminal.wrap import fit_lines
+from .report import comments
+from .nbgrader import nbsubmit
+from .gradescope import owner_only
+from .authoring.course import variants_chosen
+from ..terminal.help import HelpFormatter
 
 __all__ = ["Options", "layout_of", "run", "register"]
 
@@ -47,7 +49,7 @@ def register(subparsers) -> None:
                     "SUBMISSIONS may also be nbgrader's submitted/ folder "
                     "(<student>/<assignment>/<slug>.ipynb, recognised by itself): the answer cells "
                     "are taken out and graded in the sandbox; the notebooks are never executed.",
-        formatter_class=Help,
+        formatter_class=HelpFormatter,
         epilog="examples:\n  attn-grade grade submissions/ --out graded/ --jobs 4\n"
                "  attn-grade grade course/submitted --out graded/ --nbgrader-course course/\n"
                "  attn-grade grade submissions/ --out graded/ --cluster tls://10.0.0.5:8786 \\\n"
@@ -164,7 +166,7 @@ def _run(parser, args) -> int:
                    variants=args.variants or variants_chosen(course))
     try:
         with writing(out_real, "attn-grade grade"):
-            owner_only.settle(out_real, args.group)  # before anything is written in it (outfiles.py)
+            owner_only.settle(out_real, args.group)  # before anything is written in it (outfolder/outfiles.py)
             return _grade(parser, args, opts, course)
     except (Busy, owner_only.Unsettled) as exc:
         print(f"attn-grade grade: {exc}", file=sys.stderr)
@@ -184,7 +186,7 @@ def _grade(parser, args, opts: Options, course) -> int:
     touched = _comments(out_real)
     differences = []
     if course is not None:
-        from .nbgradebook import write
+        from .nbgrader.nbgradebook import write
 
         students = [name for name, _ in discover(subs_real)[0]
                     if not opts.students or name in opts.students or student_id(name) in opts.students]
@@ -196,7 +198,7 @@ def _grade(parser, args, opts: Options, course) -> int:
               f"from our results (autograded/ notebooks and auto scores), {done['kept']} already up to date")
         for line in done["problems"]:
             print("  " + line)
-        from .nbextend import late_summary
+        from .nbgrader.nbextend import late_summary
 
         for line in late_summary(Path(args.nbgrader_course), opts.assignments or registry.ASSIGNMENTS):
             print(line if line.startswith("  ") else fit_lines(line))
@@ -234,7 +236,7 @@ def _cluster_address(address: str) -> bool:
 
 def _integrity(opts: Options, course, differences) -> None:
     """Flags for a person (integrity.py): in the summary and in OUT/integrity.json."""
-    from . import copying, integrity
+    from .integrity import copying, integrity
 
     layout = layout_of(opts.submissions)
     release = Path(course.CourseDirectory.root) / "release" if course is not None else None
@@ -251,7 +253,7 @@ def _integrity(opts: Options, course, differences) -> None:
 
 def _nbgrader_preflight(parser, args, subs, out):
     """The course's nbgrader config, or a usage error naming what is wrong."""
-    from .nbgradebook import GradebookError, preflight
+    from .nbgrader.nbgradebook import GradebookError, preflight
 
     if not args.nbgrader_course.is_dir():
         parser.error(f"--nbgrader-course {args.nbgrader_course}: no such folder")

@@ -2,8 +2,8 @@
 
     check.py     attn-grade check [EXERCISE ...]: grade, report, remember, say what is next
     session.py   a learner's grading session: one sandbox per folder, from the resident zygote
-    kept.py      full-marks results kept for the next check, while nothing they depend on changes
-    lanes.py     check's second lane: a forked copy that grades the longest files meanwhile
+    fullmarks.py   full-marks results kept for the next check, while nothing they depend on changes
+    second_lane.py check's second lane: a forked copy that grades the longest files meanwhile
     watch.py     attn-grade watch [EXERCISE]: check again at every save
     hint.py      attn-grade hint [EXERCISE] [--reset]: the next hint; which lesson prepares what
     progress.py  attn-grade list: the exercises, the learner's progress, the next one
@@ -14,7 +14,7 @@
     where.py     finding the exercises folder; slugs, numbers and file names; near misses
     name.py      the command's name in messages: attn-grade, or attn-learn in the student bundle
     state.py     what is remembered per learner folder (last checks, hints seen)
-    term.py      colour, clearing the screen
+    term.py      colour, clearing the screen, Ctrl-C (wrapping and --help: terminal/)
     __main__.py  python -m graders.cli
 
 The instructor's verbs (grade, report, export, gradescope, release, course) come
@@ -22,7 +22,7 @@ from graders/classroom/: each such module has ``register(subparsers)``; a
 student's copy has none of them. Exit status: 0 at full marks, 1 when marks are missing, 2 for a usage error, 3 when
 no sandbox could be started (nothing was graded).
 
-May import: cli/, classroom/, grading/, kit/ and the registry: what a command needs of the sandbox
+May import: cli/, classroom/, grading/, terminal/, kit/ and the registry: what a command needs of the sandbox
 comes through grading/sandboxes.py.
 """
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from .. import registry
 from ..grading.settings import Settings
 from .name import COMMAND
-from .term import HelpFormatter
+from ..terminal.help import HelpFormatter
 
 LIBRARIES = ("numpy", "sympy", "hypothesis", "watchdog", "tqdm")
 EPILOG = """\
@@ -56,9 +56,9 @@ exercises, in order: """.format(c=COMMAND.ljust(10)) + ", ".join(e.slug for e in
 
 LEARNER_VERBS = ("list", "check", "watch", "hint", "show", "stop", "variant", "prepare")
 # The instructor's verbs and the classroom/ modules that register them.
-INSTRUCTOR_VERBS = {"grade": "grade", "report": "classreport", "comment": "comments", "export": "export",
-                    "gradescope": "gradescope", "release": "release", "course": "course",
-                    "extend": "nbextend"}
+INSTRUCTOR_VERBS = {"grade": "grade", "report": "report.classreport", "comment": "report.comments",
+                    "export": "exports.export", "gradescope": "gradescope.gradescope", "release": "release.release",
+                    "course": "authoring.course", "extend": "nbgrader.nbextend"}
 
 
 def build_parser(argv=None) -> argparse.ArgumentParser:

@@ -1,9 +1,9 @@
 """attn-grade check: grade the learner's exercise files and print the feedback.
 
-A file unchanged since it was at full marks shows its kept result (kept.py);
+A file unchanged since it was at full marks shows its kept result (fullmarks.py);
 the others are graded in a Session (session.py: the resident zygote's
 sandboxes, plans replayed from disk), on two lanes when there are several
-(lanes.py), and printed in teaching order as they come in. Each file's result
+(second_lane.py), and printed in teaching order as they come in. Each file's result
 is remembered for list, hint and watch (state.py).
 """
 
@@ -13,10 +13,11 @@ import json
 import time
 from pathlib import Path
 
-from .lanes import Lane, cores, split
+from .second_lane import Lane, cores, split
 from .name import COMMAND
 from .session import Session, mentions_sympy
-from .term import CtrlC, HelpFormatter
+from .term import CtrlC
+from ..terminal.help import HelpFormatter
 from .state import State
 from .where import SLUGS, Target, Unknown, find_folder, refuse, resolve, shown
 
@@ -180,8 +181,8 @@ def two_lanes(targets, settings) -> tuple[list, list]:
 
 
 def kept_results(targets, args) -> dict:
-    """{target: its kept result} for the targets unchanged since a full-marks check (kept.py)."""
-    from .kept import Kept
+    """{target: its kept result} for the targets unchanged since a full-marks check (fullmarks.py)."""
+    from .fullmarks import Kept
 
     folders, found = {}, {}
     for t in targets:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .name import COMMAND
-from .term import HelpFormatter, fit
+from ..terminal.help import HelpFormatter
+from .term import fit
 
 
 def register(sub) -> None:

@@ -3,7 +3,7 @@
 The zygote (graders/sandbox/zygote.py, resident.py) starts first, and a folder's
 sandbox is prepared on a second thread while this process imports the graders;
 checks then replay their plans from disk (graders/grading/plancache.py), and a
-file unchanged since it was at full marks shows its kept result (kept.py).
+file unchanged since it was at full marks shows its kept result (fullmarks.py).
 Each folder is graded by grading/folder.py's Folder, as the batch and the Gradescope
 runner grade a student. Used by check (and its second lane) and watch.
 """
@@ -49,16 +49,16 @@ class Session:
     def _folder(self, folder: Path):
         from ..grading.folder import Folder
 
-        from .kept import FIRST
+        from .fullmarks import FIRST
 
         key = Path(folder).resolve()
-        if key not in self.folders:  # the sandbox takes the folder as kept.py keys it: FIRST first
+        if key not in self.folders:  # the sandbox takes the folder as fullmarks.py keys it: FIRST first
             self.folders[key] = Folder(key, timeout=self.timeout, plans=self.settings.plans, zygote=self.zygote,
                                        first=FIRST, student=self.student(key))
         return self.folders[key]
 
     def _kept(self, folder: Path):
-        from .kept import Kept
+        from .fullmarks import Kept
 
         key = Path(folder).resolve()
         if key not in self.kept:
@@ -73,7 +73,7 @@ class Session:
 
     def grade(self, target: Target):
         """The file's result: kept from its last full-marks check if nothing it depends on has
-        changed since (kept.py), else graded in the folder's sandbox."""
+        changed since (fullmarks.py), else graded in the folder's sandbox."""
         from ..grading.engine import checks_of
 
         kept = self._kept(target.path.parent)

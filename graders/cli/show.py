@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from .name import COMMAND
-from .term import HelpFormatter
+from ..terminal.help import HelpFormatter
 
 
 def register(sub) -> None:

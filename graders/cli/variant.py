@@ -16,11 +16,11 @@ from pathlib import Path
 
 from .. import registry
 from ..grading.engine import numbers_text
-from ..grading.report import NAMED_NUMBER, wrap
+from ..terminal.wrap import NAMED_NUMBER, wrap
 from ..grading.folder import variant_of
 from .name import COMMAND
 from .state import State
-from .term import HelpFormatter
+from ..terminal.help import HelpFormatter
 from .where import Unknown, folder_or_refuse, refuse, resolve
 
 MAX_ID = 200

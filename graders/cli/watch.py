@@ -21,7 +21,8 @@ from .check import add_grading_options, folder_of, remember
 from .name import COMMAND
 from .session import Session, mentions_sympy
 from .state import State
-from .term import CLEAR, HelpFormatter, fit
+from .term import CLEAR, fit
+from ..terminal.help import HelpFormatter
 from .where import SLUGS, Target, Unknown, near_files, refuse, resolve, shown
 
 SETTLE = 0.05  # seconds without a new event before checking: an editor's save is several events

@@ -20,7 +20,7 @@
                  and the Gradescope runner grade a student
     sandboxes.py what the commands (cli/) need of the sandbox room: the learner's zygote, its words
 
-Students get all of this folder (classroom/public.py): ``attn-grade check`` needs it.
+Students get all of this folder (classroom/release/public.py): ``attn-grade check`` needs it.
 
 May import: grading/, kit/, bounded/, sandbox/ and the registry.
 """

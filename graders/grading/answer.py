@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from .. import registry
 from ..sandbox.inside import worker as wirefmt
 
-# A notebook is read only this far, here and by the real grading (graders/classroom/nbsubmit.py):
+# A notebook is read only this far, here and by the real grading (graders/classroom/nbgrader/nbsubmit.py):
 # far above any honest notebook of this course, a few tens of KB.
 MAX_NOTEBOOK_BYTES = 16 << 20
 TOO_LARGE = (f"your notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MB, far more than a notebook of this course "
@@ -94,7 +94,7 @@ def _cell(path, grade_id):
 
 def neutralised(source: str) -> str:
     """``%magic`` and ``!shell`` lines as ``pass``, when they are what stops the cell parsing (as the
-    real grading reads a notebook, graders/classroom/nbsubmit.py)."""
+    real grading reads a notebook, graders/classroom/nbgrader/nbsubmit.py)."""
     try:
         ast.parse(source)
         return source

@@ -7,8 +7,8 @@ since a debugging print changes nothing a function does. For one exercise file:
 
 * ``signature``: a digest of every token, call by call. Two files that answer
   every recorded call alike share it: the class report groups an exercise's
-  files by it (classroom/groups.py), and an instructor's comment written for
-  a group follows it (classroom/comments.py).
+  files by it (classroom/report/groups.py), and an instructor's comment written for
+  a group follows it (classroom/report/comments.py).
 * ``differ``: for the first MAX_DIFFER calls it answers otherwise than the
   reference, the call's key and the answer's token: what two students' wrong
   answers can have in common.

@@ -22,7 +22,7 @@ from ..kit.checks import Fail, submission_of
 from ..kit.outcomes import Outcome
 from ..kit.text import call_text
 from ..sandbox.errors import StudentError
-from ..sandbox.handle import Sandbox
+from ..sandbox.sandbox import Sandbox
 from ..sandbox.submission import Submission
 from ..sandbox.zygote import SandboxFailed
 from .behaviour import observing

@@ -1,9 +1,9 @@
 """Grading one student's folder: the one way a student is graded, whoever asks.
 
 ``attn-grade check`` and ``watch`` (cli/session.py), the batch's job processes
-(batch/run.py) and the Gradescope runner (classroom/gradescope.py) each make a
+(batch/run.py) and the Gradescope runner (classroom/gradescope/gradescope.py) each make a
 ``Folder`` and grade their files with it. A Folder holds the folder's sandbox
-(the parent's handle, sandbox/handle.py's ``Sandbox``); the sandbox forks a
+(the parent's handle, sandbox/sandbox.py's ``Sandbox``); the sandbox forks a
 fresh process, the worker, for each exercise file (sandbox/inside/worker.py),
 so one file cannot change another's grade. The checks replay their plans from
 ``plans`` on disk, or from memory when it is None (engine.caches).
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import registry
 from ..kit import variants
-from ..sandbox.handle import Sandbox
+from ..sandbox.sandbox import Sandbox
 from ..sandbox.zygote import Jail, Limits
 from .budget import Budget
 from . import engine  # grade_file is looked up in engine at each call: one place to wrap it

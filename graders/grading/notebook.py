@@ -165,7 +165,7 @@ def notebook_variant(slug: str, namespace: dict) -> int:
 def your_numbers(slug: str, namespace: dict) -> None:
     """Print the numbers the student works from in exercise ``slug``."""
     from .engine import numbers_text
-    from .report import NAMED_NUMBER, PAGE_WIDTH, wrap
+    from ..terminal.wrap import NAMED_NUMBER, PAGE_WIDTH, wrap
 
     if slug not in registry.BY_SLUG:
         print(f"no exercise called {slug!r}")
@@ -195,7 +195,8 @@ def _checks(slug, namespace, hidden):
         print(f"{kind} checks: pass globals() as the second argument")
         return 0.0
     from .engine import checks_of  # heavy (Hypothesis, SymPy): only once a test cell runs
-    from .report import PAGE_WIDTH, render_text, wrap
+    from ..terminal.wrap import PAGE_WIDTH, wrap
+    from .report import render_text
 
     def say(text):  # a page, not a terminal: nbgrader's feedback and formgrader show these lines as they are
         print("\n".join(wrap(text, 0, PAGE_WIDTH, hang=2)))

@@ -212,8 +212,8 @@ def hidden_from(sub, folder: Path | None) -> bool:
     protections, and ``folder`` is not inside the student's own. ``sub`` may be wrapped (a batch's
     Budgeted, a Replay): the submission inside is asked."""
     sub = submission_of(sub)
-    outcome = getattr(sub, "outcome", None)
-    return files_confined(getattr(outcome, "protections", None)) and usable(folder, [sub.path.parent]) is not None
+    imported = getattr(sub, "imported", None)  # Submission.imported: how its import went
+    return files_confined(getattr(imported, "protections", None)) and usable(folder, [sub.path.parent]) is not None
 
 
 def files_confined(protections) -> bool:

@@ -54,7 +54,7 @@ def stop_resident(runtime: Path) -> int:
 
 def protections_in_words(protections: dict) -> str:
     """One line saying what protected the student's code (a sandbox report's ``protections``)."""
-    from ..sandbox.handle import in_words
+    from ..sandbox.sandbox import in_words
 
     return in_words(protections)
 

@@ -90,7 +90,7 @@ class ShrinkStore(NamedFiles):
 
 
 def canonical(answer) -> str:
-    """An answer as text, without the number a single call's answer carries (handle.py's
+    """An answer as text, without the number a single call's answer carries (sandbox.py's
     request id): the same answer to the same call, in a batch or alone, is the same text."""
     if isinstance(answer, dict) and "id" in answer:
         answer = {k: v for k, v in answer.items() if k != "id"}

@@ -3,7 +3,7 @@ package, the reference solutions (where there are any: a student's copy has none
 versions that decide examples and answers; and ``folder_digest``, the student's own files as the
 sandbox takes them (sandbox/inside/files.py, its own rules and limits: the grader never reads more).
 
-The batch grader (batch/digest.py) and a learner's kept results (cli/kept.py) are both keyed by them.
+The batch grader (batch/digest.py) and a learner's kept results (cli/fullmarks.py) are both keyed by them.
 """
 
 from __future__ import annotations

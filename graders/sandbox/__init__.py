@@ -13,7 +13,7 @@ In the grading process, the parent's side:
 
     zygote.py      starts the zygote; Jail and Limits say how a sandbox is made
     resident.py    the learner's zygote, which outlives a command: its socket, its key, stop
-    handle.py      Sandbox: the parent's handle on one student's sandbox
+    sandbox.py     Sandbox: the parent's handle on one student's sandbox
     report.py      SandboxReport: what a sandbox says of itself, validated once, read as fields; its setting in words
     box.py         Box: the parent's end of a sandbox's control socket (fork, ended, status)
     clock.py       when a call has timed out: the sandbox's CPU time as /proc counts it, not a busy wall clock
@@ -21,7 +21,7 @@ In the grading process, the parent's side:
     arena.py       Arena: memory shared with the worker, where the parent reads a call's arguments back
     wire.py        decoding and validating every answer before anyone looks at it, and
                    deciding which array arguments a call changed, against the parent's copies
-    chosen.py      ChosenRng: a generator whose normal draws are chosen, sent as an MT19937 state
+    chosen_rng.py  ChosenRng: a generator whose normal draws are chosen, sent as an MT19937 state
     errors.py      StudentError and its kinds: Raised, Missing, Timeout, Crashed; why a process ended
 
 The grader's own code run on a student's data within bounds is not isolation:

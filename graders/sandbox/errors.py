@@ -13,7 +13,7 @@ from .inside.scratch import DEPTH
 from .wire import MESSAGE, NAME, WHERE, cut
 
 
-# What a stub's NotImplementedError says, after the function's name (cli/kept.py keeps such results).
+# What a stub's NotImplementedError says, after the function's name (cli/fullmarks.py keeps such results).
 NOT_WRITTEN = "raised NotImplementedError: not written yet"
 
 class StudentError(Exception):

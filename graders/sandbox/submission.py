@@ -1,7 +1,7 @@
 """One student file, loaded in a confined worker: what graders call.
 
 ``Submission`` gets a process from its student's sandbox (``Sandbox``,
-graders/sandbox/handle.py), imports the file there and calls its functions.
+graders/sandbox/sandbox.py), imports the file there and calls its functions.
 Student code never runs in this process: each call travels as plain data
 (``request``) and every answer is decoded and validated by wire.py
 (``interpret``) before anyone looks at it.
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from . import wire
 from .errors import BatchTimeout, Crashed, Missing, Raised, StudentError, Timeout, exception_info
-from .handle import Sandbox
+from .sandbox import Sandbox
 from .wire import NAME
 
 
 @dataclass
-class Outcome:
+class Imported:
     """How the import went."""
 
     ready: bool
@@ -54,31 +54,31 @@ class Submission:
         self.call_timeout, self.import_timeout = call_timeout, import_timeout
         self.restarts_left, self.timeouts_left = max_restarts, max_timeouts
         self.broken = {}  # function -> the error it ended with (a hang, or the worker ending): not called again
-        self.outcome = None
+        self.imported = None
         self._loaded_in = None  # the worker generation our file is imported in
         self.printed = ""  # the last lines printed by the call answered last
         self.heard = None  # grading/shrinks.py's Heard while a live run is heard
 
     # ------------------------------------------------------------ lifecycle
-    def start(self) -> Outcome:
-        """Import the file in the worker; the outcome says whether that worked and why not."""
+    def start(self) -> Imported:
+        """Import the file in the worker; the result says whether that worked and why not."""
         try:
             answer = self._load()
         except StudentError as exc:
-            self.outcome = Outcome(False, str(exc), **self._box())
-            return self.outcome
+            self.imported = Imported(False, str(exc), **self._box())
+            return self.imported
         if not isinstance(answer.get("ready"), bool) or not isinstance(answer.get("functions", []), list):
             # a list is checked too: code that replaced the worker's send() could make it 5,
             # and iterating over that ended the whole batch
-            self.outcome = Outcome(False, "the worker sent a malformed answer to the import", **self._box())
+            self.imported = Imported(False, "the worker sent a malformed answer to the import", **self._box())
         elif answer["ready"]:
             names = [n for n in answer.get("functions", [])[:10_000] if isinstance(n, str) and len(n) <= NAME]
-            self.outcome = Outcome(True, functions=names, **self._box())
+            self.imported = Imported(True, functions=names, **self._box())
         else:
             message = _import_message(self.path.name, answer.get("error"))
             notes = self.sandbox.notes  # a module it imports, or the file itself, may have been left out
-            self.outcome = Outcome(False, message + "".join(f" (note: {n})" for n in notes), **self._box())
-        return self.outcome
+            self.imported = Imported(False, message + "".join(f" (note: {n})" for n in notes), **self._box())
+        return self.imported
 
     def _box(self):
         box = self.sandbox.report  # validated as it arrived (report.py)

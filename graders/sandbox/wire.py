@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .chosen import ChosenRng, state_for
+from .chosen_rng import ChosenRng, state_for
 
 MAX_ELEMENTS = 2_000_000
 MAX_STR = 20_000  # characters of one string in an answer (the worker's own bound)
@@ -57,7 +57,7 @@ class ProtocolError(Exception):
 
 def encode(x):
     """Parent -> worker: arrays as raw bytes, tuples tagged, rng as a seed, a ChosenRng as its
-    MT19937 state (data: the worker only sets it, chosen.py)."""
+    MT19937 state (data: the worker only sets it, chosen_rng.py)."""
     if isinstance(x, np.ndarray):
         arr = _as_sent(x)
         return {"__nd__": {"dtype": arr.dtype.str, "shape": list(arr.shape),

@@ -1,4 +1,4 @@
-"""The course's JupyterHub (graders/classroom/hub.py) and headless Chromium driven by Playwright, for
+"""The course's JupyterHub (graders/classroom/hub/hub.py) and headless Chromium driven by Playwright, for
 tests/test_hub.py. Tests only: it imports pytest.
 
     missing()                  what this machine lacks for a hub term (root, useradd, node, ...), or ""

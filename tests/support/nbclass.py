@@ -37,7 +37,7 @@ def make_course(dest: Path) -> Path:
 
     course/source/ is committed and tests/test_course.py keeps it equal to a fresh build."""
     from graders import registry
-    from graders.classroom.public import copy_public
+    from graders.classroom.release.public import copy_public
 
     dest.mkdir(parents=True, exist_ok=True)
     real = ROOT / "course"
@@ -129,7 +129,7 @@ def make_submissions(course: Path, students: int, seed: int = 2026) -> dict:
 
 def nbgrader_autograde(course: Path, assignments=None, students=()) -> float:
     """Run the real ``nbgrader autograde`` (kernels execute every cell); return the wall time.
-    The course refuses nbgrader's own autograde unless ATTN_UNHARDENED=1 (graders/classroom/nbguard.py)."""
+    The course refuses nbgrader's own autograde unless ATTN_UNHARDENED=1 (graders/classroom/nbgrader/nbguard.py)."""
     from graders import registry
 
     start = time.perf_counter()

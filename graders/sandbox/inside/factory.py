@@ -200,7 +200,7 @@ def _answer(conn, places, m, close_in_child, confined):
 def _warm_up(np, sp):
     """Use NumPy and SymPy once, so that every fork finds their lazy imports and caches ready.
 
-    Each exercise file gets a fresh fork (handle.py, Sandbox); without
+    Each exercise file gets a fresh fork (sandbox.py, Sandbox); without
     this, each would pay again for SymPy's first expressions and printing.
     """
     a = np.random.default_rng(0).standard_normal((4, 3))

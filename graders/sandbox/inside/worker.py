@@ -4,7 +4,7 @@ This file is self-contained on purpose (standard library and NumPy only): it
 is loaded by path from factory.py (the zygote, started with ``python -I -S``),
 so it never imports the grading package, the graders or the reference
 solutions. ``serve`` runs in a confined process forked for one exercise file;
-the parent (handle.py, submission.py) uses ``send``, ``recv`` and the
+the parent (sandbox.py, submission.py) uses ``send``, ``recv`` and the
 encoding, and ``call`` also serves in-process callers (graders/grading/plans.py
 and notebook.py).
 
@@ -185,7 +185,7 @@ def decode(x):
 
 
 def mt19937(state):
-    """np.random.Generator(MT19937) with the state the parent sent (graders/sandbox/chosen.py chose
+    """np.random.Generator(MT19937) with the state the parent sent (graders/sandbox/chosen_rng.py chose
     it): exactly 624 32-bit words and a position in [0, 624], or the request is refused."""
     import numpy as np
 
