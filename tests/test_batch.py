@@ -196,11 +196,13 @@ def test_the_summary_fits_the_terminal_and_says_the_same(klass, tmp_path, capsys
     """At 80 columns no line of the summary is wider but a path (its Isolation line is some 330 characters);
     wrapped, it says word for word what it says unwrapped, as it is when not on a terminal."""
     import graders.grading.report as report
+    import graders.terminal.wrap as wrap
 
     subs, out = klass
     target = tmp_path / "graded"
     shutil.copytree(out, target)
-    monkeypatch.setattr(report, "terminal_width", lambda stream=None: width)
+    for module in (report, wrap):  # the report's lines, and what a command says at its end
+        monkeypatch.setattr(module, "terminal_width", lambda stream=None: width)
     first = min(p.name for p in subs.iterdir())
     assert main(["grade", str(subs), "--out", str(target), "--no-progress", "--force", "--student", first]) == 0
     said = capsys.readouterr().out

@@ -188,8 +188,10 @@ def test_a_students_check_fits_80_columns_header_included(folder, capsys, monkey
     every stub fits a terminal 80 columns wide."""
     from graders.cli import progress
     from graders.grading import report
+    from graders.terminal import wrap
 
-    monkeypatch.setattr(report, "terminal_width", lambda stream=None: 80)
+    for module in (report, wrap):  # the report's lines, and what the command says at its end
+        monkeypatch.setattr(module, "terminal_width", lambda stream=None: 80)
     monkeypatch.setattr(progress, "has_hidden", lambda: False)
     code, out, _ = run(capsys, "check", "--dir", folder)
     assert code == 1 and out.startswith("Public checks only:")

@@ -301,3 +301,35 @@ def test_a_batch_grading_within_budgets_keeps_its_plans_and_passes(tmp_path):
     assert {p.stem for p in cache.glob("*.json")} >= recorded
     passes = engine.caches(cache).passes.folder  # this test's own (conftest.py)
     assert len(list(passes.glob("*.json"))) == len(recorded)
+
+
+def test_the_references_tokens_are_kept_beside_the_plans_and_read_back_alike(tmp_path, monkeypatch):
+    """What the class report compares a file's answers with (behaviour.py: the reference's answers to
+    each plan's calls) is computed once and kept in expected/; a later grading reads it instead of
+    running the reference again and observes exactly the same, and a file that is not that plan's
+    is computed again."""
+    from graders.grading import behaviour
+    from graders.grading.folder import Folder
+
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "softmax.py").write_text((ROOT / "tests" / "mutants" / "softmax" / "default_axis0.py").read_text())
+    cache = tmp_path / "cache" / "plans"
+
+    def observed():
+        monkeypatch.setattr(behaviour, "_reference_tokens", {})  # a new job process
+        with Folder(folder, plans=cache, observe=True) as graded:
+            [result] = graded.grade_all(["softmax"])
+        return result.behaviour
+
+    first = observed()
+    kept = sorted((tmp_path / "cache" / "expected").glob("*.json"))
+    assert first["differ"] and len(kept) >= 2
+    real_call = behaviour.wirefmt.call
+    monkeypatch.setattr(behaviour.wirefmt, "call", lambda *a: pytest.fail("the reference ran again"))
+    assert observed() == first
+    data = json.loads(kept[0].read_text())
+    kept[0].write_text(json.dumps({"key": "another plan", "tokens": data["tokens"]}))
+    calls = []
+    monkeypatch.setattr(behaviour.wirefmt, "call", lambda *a: calls.append(1) or real_call(*a))
+    assert observed() == first and calls

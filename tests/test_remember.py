@@ -71,7 +71,7 @@ def test_an_unreadable_or_forged_shape_is_ignored_and_reached_afresh(store, tmp_
 
 
 def test_an_undecided_or_bounded_verdict_is_not_kept(store, tmp_path, monkeypatch):
-    monkeypatch.setattr(bounded, "run", lambda fn, args=(), **kw: bounded.Outcome(False, why="time"))
+    monkeypatch.setattr(bounded, "run", lambda fn, args=(), **kw: bounded.JobResult(False, why="time"))
     path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")
     result = grade_file("hand_scores", path)
     assert result.points < result.max_points  # every text answer was past a bound
@@ -83,7 +83,7 @@ def test_a_verdict_reached_at_a_time_bound_is_not_kept(timed, store, tmp_path, m
     real = bounded.run
 
     def run(fn, args=(), **kw):  # every comparison "failed", reached at a time bound or not
-        return bounded.Outcome(True, [0.0, "not right", "failed", timed]) if fn is exact._compare_job else real(fn, args, **kw)
+        return bounded.JobResult(True, [0.0, "not right", "failed", timed]) if fn is exact._compare_job else real(fn, args, **kw)
 
     monkeypatch.setattr(bounded, "run", run)
     path = submit(tmp_path, "hand_scores", ROOT / "solutions" / "hand_scores.py")

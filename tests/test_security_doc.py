@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "SECURITY.md"
 SETTINGS = ("ns", "userns", "landlock", "own", "limits")
-ROOMS = ("sandbox", "bounded", "kit", "grading", "classroom", "cli", "batch")
+ROOMS = ("sandbox", "bounded", "kit", "grading", "classroom", "cli", "batch", "outfolder", "terminal")
 
 
 def _rows() -> list[list[str]]:

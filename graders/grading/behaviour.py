@@ -17,7 +17,9 @@ since a debugging print changes nothing a function does. For one exercise file:
 
 It is computed only when asked (the batch, ``observing``), from answers the
 checks' batches got anyway; the reference's answers are computed here, in the
-trusted process, once per plan. Nothing here changes a grade.
+trusted process, once per plan and kept beside the plans (plancache.py's
+``expected/``, where no sandbox can see them), so a later batch reads them.
+Nothing here changes a grade.
 """
 
 from __future__ import annotations
@@ -48,12 +50,13 @@ _reference_tokens: dict = {}  # plan key -> the reference's tokens (this process
 class Observed:
     """The tokens of one file's answers, check by check, as the checks' batches got them."""
 
-    def __init__(self, ref, variant: int = 0):
+    def __init__(self, ref, variant: int = 0, kept=None):
         self.ref, self.tokens, self.differ, self.shown = ref, [], [], []
         self.variant = variant  # the student's numbers (kit/variants.py): the same answers on others are not alike
+        self.kept = kept  # plancache.ExpectedStore, where the reference's tokens are kept (None: not kept)
 
     def add(self, plan, answers, hung=None) -> None:
-        expected = _expected(plan, self.ref)
+        expected = _expected(plan, self.ref, self.kept)
         self.tokens.append(f"plan {plan.key}")  # which check's calls the tokens below answer
         for i, req in enumerate(plan.calls):
             if i < len(answers):
@@ -92,11 +95,12 @@ def _named(checks) -> list:
 
 
 @contextmanager
-def observing(ref, variant: int = 0):
+def observing(ref, variant: int = 0, kept=None):
     """Collect the answers of the checks run inside (``saw``) into an Observed, for ``ref`` and the
-    student's ``variant``; the reference answers the seed's numbers, so on a variant ``differ`` says
-    where the file answers otherwise than the seed, which a right answer does too."""
-    observed = Observed(ref, variant)
+    student's ``variant`` (``kept``: where the reference's tokens are kept); the reference answers
+    the seed's numbers, so on a variant ``differ`` says where the file answers otherwise than the
+    seed, which a right answer does too."""
+    observed = Observed(ref, variant, kept)
     reset = _current.set(observed)
     try:
         yield observed
@@ -167,13 +171,20 @@ def _rounded(a: np.ndarray) -> np.ndarray:
     return np.where(finite, r, np.where(np.isnan(a), np.nan, a))
 
 
-def _expected(plan, ref):
-    """The reference's tokens for ``plan``'s calls (once per plan and process), or None without one."""
+def _expected(plan, ref, kept=None):
+    """The reference's tokens for ``plan``'s calls, or None without one: computed once per plan and
+    process, or read from ``kept`` (an ExpectedStore), where they are then written. The plan's key
+    names its calls and the reference it was recorded with, so the tokens are the same wherever
+    they were computed."""
     if ref is None or not plan.key:
         return None
     if plan.key not in _reference_tokens:
-        _reference_tokens[plan.key] = [token_of(wirefmt.call(ref, "<reference>", copy.deepcopy(req)))
-                                       for req in plan.calls]
+        tokens = kept.load(plan.key, len(plan.calls)) if kept is not None else None
+        if tokens is None:
+            tokens = [token_of(wirefmt.call(ref, "<reference>", copy.deepcopy(req))) for req in plan.calls]
+            if kept is not None:
+                kept.keep(plan.key, tokens)
+        _reference_tokens[plan.key] = tokens
     return _reference_tokens[plan.key]
 
 

@@ -27,7 +27,7 @@ from ..sandbox.submission import Submission
 from ..sandbox.zygote import SandboxFailed
 from .behaviour import observing
 from .budget import Budget, Budgeted
-from .plancache import PassStore, PlanStore, VerdictStore, hidden_from, usable
+from .plancache import ExpectedStore, PassStore, PlanStore, VerdictStore, hidden_from, usable
 from .plans import Plans, run_check
 from .shrinks import ShrinkStore
 from .results import CheckResult, ExerciseResult, bounded
@@ -149,14 +149,15 @@ def grade_file(slug: str, path, *, hidden: bool = True, call_timeout: float = 10
     else:
         with Submission(path, call_timeout=call_timeout, sandbox=sandbox,
                         import_timeout=import_timeout(call_timeout), describe=call_text) as sub:
-            outcome = sub.start()
-            if not outcome.ready:
-                result.problem = outcome.message
+            imported = sub.start()
+            if not imported.ready:
+                result.problem = imported.message
             else:
-                verdicts = cached.verdicts  # never where its sandbox reaches
+                verdicts, expected = cached.verdicts, cached.expected  # never where its sandbox reaches
+                kept = expected if hidden_from(sub, expected.folder) else None
                 with remember.using(verdicts if hidden_from(sub, verdicts.folder) else None), \
-                        variants.active(variant), observing(ref, variant) if observe else nullcontext() as seen:
-                    result.checks = _run_checks(slug, checks, sub, budget, ref, outcome.functions, replay, cached)
+                        variants.active(variant), observing(ref, variant, kept) if observe else nullcontext() as seen:
+                    result.checks = _run_checks(slug, checks, sub, budget, ref, imported.functions, replay, cached)
                 result.behaviour = seen.result(result.checks) if seen is not None else None
     if result.problem:
         zero_all(result, checks)
@@ -256,13 +257,15 @@ def _check_result(slug, fn, sub, ref, functions, filename, replay, cached) -> Ch
 class Caches:
     """What grading remembers across files (plancache.py): recorded checks (in memory, and on
     disk where no sandbox can see them), settled verdicts on exact answers (kit/remember.py),
-    replays that passed, by the answers they got (plans.py, ``pass_name``), and live runs that
-    failed, by the same answers and those of their live calls (shrinks.py)."""
+    replays that passed, by the answers they got (plans.py, ``pass_name``), live runs that
+    failed, by the same answers and those of their live calls (shrinks.py), and the reference's
+    answers to each plan's calls as the class report compares them (behaviour.py)."""
 
     plans: Plans
     verdicts: VerdictStore
     passes: PassStore
     shrinks: ShrinkStore
+    expected: ExpectedStore
 
 
 @lru_cache(maxsize=None)
@@ -272,7 +275,8 @@ def caches(folder: Path | None = None) -> Caches:
     recorded; with no folder (or one a sandbox could see), plans in memory only."""
     folder = usable(folder)
     return Caches(Plans(PlanStore(folder)), VerdictStore(folder and folder.parent / "verdicts"),
-                  PassStore(folder and folder.parent / "passes"), ShrinkStore(folder and folder.parent / "shrinks"))
+                  PassStore(folder and folder.parent / "passes"), ShrinkStore(folder and folder.parent / "shrinks"),
+                  ExpectedStore(folder and folder.parent / "expected"))
 
 
 def _execute(slug, fn, sub, ref, replay, cached):

@@ -23,8 +23,10 @@ Two places hold plans:
   answer, and their key has no reference in it (students have none).
 
 Beside the plans, in the same folder and under the same rule, are the settled
-verdicts on exact answers (``verdicts/``, kit/remember.py) and the replays that
-passed (``passes/``, plans.py).
+verdicts on exact answers (``verdicts/``, kit/remember.py), the replays that
+passed (``passes/``, plans.py), the live runs that failed (``shrinks/``,
+shrinks.py) and the reference's answers to a plan's calls as the class report
+compares them (``expected/``, behaviour.py).
 
 Plans are stored as tagged JSON (planfile.py), never pickle: a file someone
 altered can at worst give a plan that fails to replay, and that check then
@@ -179,6 +181,23 @@ class NamedFiles:
 
 class VerdictStore(NamedFiles):
     """Exact answers' settled verdicts (graders/kit/remember.py), in ``verdicts/``: one file each."""
+
+
+class ExpectedStore(NamedFiles):
+    """The reference's tokens for a plan's calls (behaviour.py), in ``expected/``: one file per
+    plan, holding its own key (a file copied under another plan's name is not one)."""
+
+    def load(self, plan: str, calls: int) -> list | None:
+        try:
+            data = json.loads(self.get(plan) or "null")
+            tokens = data["tokens"] if isinstance(data, dict) and data.get("key") == plan else None
+        except (ValueError, KeyError):
+            return None
+        ok = isinstance(tokens, list) and len(tokens) == calls and all(isinstance(t, str) for t in tokens)
+        return tokens if ok else None
+
+    def keep(self, plan: str, tokens: list) -> None:
+        self.put(plan, json.dumps({"key": plan, "tokens": tokens}))
 
 
 class PassStore(NamedFiles):
