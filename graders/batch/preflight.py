@@ -22,6 +22,7 @@ def preflight(opts, say=print) -> dict:
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
     try:
+        shared().start(sympy=False)  # the probe's sandbox needs no SymPy, and this zygote ends after it
         report = probe(Limits(memory_mb=opts.memory_mb))
     except SandboxFailed as exc:
         raise NoSandbox(f"{exc}; nobody was graded") from None

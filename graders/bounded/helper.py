@@ -79,6 +79,16 @@ def start_expected() -> None:
             helper.start()
 
 
+def warm_here() -> None:
+    """Run the warm-ups modules said they need (``expect``) in this process: the batch does,
+    before it forks its job processes, so the helper each job forks finds them done."""
+    for warm in list(_expected):
+        try:
+            warm()
+        except Exception:  # noqa: BLE001 - a cold helper is slower, not wrong
+            pass
+
+
 def _helper_possible() -> bool:
     """Whether jobs can run in a helper here: not inside one, and with fork and fd passing."""
     return not _inside and hasattr(os, "fork") and hasattr(socket, "send_fds")

@@ -81,6 +81,7 @@ def warm(slugs) -> None:
     processes, so that each finds them imported instead of importing them again (about 1.5 s a
     process). Nothing a grade depends on is made here: plans are still read or recorded by each
     grading, against its own sandbox (``_execute``)."""
+    from ..bounded.helper import warm_here
     from ..kit import lazy
 
     for slug in slugs:
@@ -90,6 +91,7 @@ def warm(slugs) -> None:
             getattr(ref, registry.get(slug).functions[0], None)  # the proxy imports the solution
     lazy.ready()
     lazy.load(lazy.module("sympy"))
+    warm_here()  # the exact-answer helper's warm-up (SymPy's caches filled), which each job's helper inherits
 
 
 @lru_cache(maxsize=None)
