@@ -9,8 +9,12 @@ checkout before a change and after it, then ``diff -r BEFORE AFTER``. The inputs
 the classes) always come from this checkout, so both sides grade the same files.
 
 What differs from run to run on its own is written as a fixed word: seconds taken, the paths
-of the folders graded and written (they hold OUT), and results.json's digest (of the graders'
-files, among others: any change to them changes it). Nothing else is touched.
+of the folders graded and written (they hold OUT), the process holding OUT's lock, and what
+any change to the graders' own files changes: results.json's digest, and the plans' keys with
+what the class report derives from them (a file's behaviour signature, the call half of each
+differ entry, a group's name). Nothing else is touched: scores, feedback, the answers' half of
+each differ entry and every other byte must be the same. (With --repo, the demo's summary names
+the solutions folder by its path from here.)
 """
 
 from __future__ import annotations
@@ -33,7 +37,14 @@ sys.path.insert(0, str(ROOT))
 VARIES = [(re.compile(r"\b\d+(\.\d+)? ?(s|ms|seconds)\b"), "<time>"),
           (re.compile(r'"(duration|execution_time|seconds|elapsed|wall|cpu_seconds)": [0-9.e-]+'), r'"\1": <time>'),
           # results.json's digest covers the graders' own files, so it changes with any change to them
-          (re.compile(r'"digest": "[0-9a-f]{64}"'), '"digest": "<digest>"')]
+          (re.compile(r'"digest": "[0-9a-f]{64}"'), '"digest": "<digest>"'),
+          # so do the plans' keys (grading/plancache.py), and with them what behaviour.py derives from a
+          # key: a file's signature, the call half of each differ entry ("<call>:<answer>": the answer
+          # half stays), and a group's name (exercise.signature) in copying.json and the report
+          (re.compile(r'"signature": "[0-9a-f]{16}"'), '"signature": "<signature>"'),
+          (re.compile(r'"[0-9a-f]{12}:(?=[0-9a-fx]{15,16}"|[a-z])'), '"<call>:'),
+          (re.compile(r"\b([a-z_]+)\.[0-9a-f]{16}\b"), r"\1.<signature>"),
+          (re.compile(r"\(process \d+\)"), "(process <pid>)")]  # OUT's lock: who holds it
 
 
 def _normal(text: str, places: dict) -> str:
