@@ -3,7 +3,8 @@
 
     python3 tasks.py setup        create .venv with what a learner needs: numpy, sympy,
                                   hypothesis, watchdog and the attn-grade command; then record
-                                  every check for this machine (attn-grade prepare)
+                                  every check for this machine and start the helper that checks
+                                  fork their sandboxes from (attn-grade prepare)
     python3 tasks.py lessons      add Jupyter and matplotlib, then open the lessons
     python3 tasks.py demo         add matplotlib, grade the reference solutions and a sample class
                                   of three, and write the class report

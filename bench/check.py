@@ -11,8 +11,10 @@ state a learner works towards):
   plan cache: every check is recorded first, every exact answer read and
   compared; and no resident zygote: the command starts it), **first** (the
   cache as ``python3 tasks.py setup`` leaves it, ``attn-grade prepare``: every
-  check recorded, nothing else; no resident zygote; the files saved once: the
-  learner's first check after setup), **kept** (the files
+  check recorded, the reference's answers graded, and the resident zygote
+  started, which waits 15 minutes; the files saved once: the learner's first
+  check after setup), **ended** (the same, but the resident zygote has ended
+  since: a first check that starts it), **kept** (the files
   unchanged since that check, at full marks: its results are shown again,
   graders/cli/fullmarks.py), **saved** (each file saved again with one more line,
   the learner's loop: graded, with the plans, the verdicts on the exact answers
@@ -104,7 +106,7 @@ def bench_checks(slugs, repeat, work, stubs, others, base_env):
     (saved, and ATTN_GRADE_RESIDENT=0); all with only softmax.py saved; and the untouched stubs,
     first (after prepare) and again (--fresh: graded again, everything warm); and right files
     other than the reference (the tests' corpus of tutorials' code), first and saved."""
-    yard, fig = [], {k: {} for k in ("cold", "first", "kept", "saved", "own")}
+    yard, fig = [], {k: {} for k in ("cold", "first", "ended", "kept", "saved", "own")}
     groups = [(s, [s], [s]) for s in slugs] + [("all", [], slugs)]
     n = 0
     for r in range(repeat):
@@ -113,6 +115,12 @@ def bench_checks(slugs, repeat, work, stubs, others, base_env):
             cmd = CLI + ["check", *args, "--dir", str(work)]
             state = fresh_state(work, prepared=False)
             fig["cold"].setdefault(name, []).append(timed(cmd, {**base_env, **state}, work))
+            drop(state, base_env)
+            state = fresh_state(work, prepared=True)
+            subprocess.run(CLI + ["stop"], env={**base_env, **state}, stdout=subprocess.DEVNULL)  # 15 minutes on
+            n += 1
+            save(work, files, n)
+            fig["ended"].setdefault(name, []).append(timed(cmd, {**base_env, **state}, work))
             drop(state, base_env)
             state = fresh_state(work, prepared=True)
             env = {**base_env, **state}
@@ -228,18 +236,21 @@ def main(argv=None) -> int:
         shutil.rmtree(runtime)
     print(f"\nyardstick  python -c 'import numpy, sympy'   {yard:.3f} s\n")
     print("cold: no plans on disk, no resident zygote; first: the same after 'attn-grade prepare'\n"
-          "(what 'python3 tasks.py setup' leaves), each file saved once: a learner's first check;\n"
-          "first/saved: that to a later check (target <= 2x); kept: unchanged since, at full\n"
+          "(what 'python3 tasks.py setup' leaves: the zygote waiting), each file saved once: a\n"
+          "learner's first check; first/saved: that to a later check (target <= 2x); ended/saved:\n"
+          "the same once the zygote has ended (15 idle minutes after); kept: unchanged since, at full\n"
           "marks, so its results are shown again; saved: saved again (a line more), graded with\n"
           "plans on disk and the zygote waiting; own: saved, ATTN_GRADE_RESIDENT=0 (a zygote of the\n"
           "command's own). 'all stubs': the untouched stubs, first, then again with --fresh;\n"
           "'all, tutorials'': right files unlike the reference (tests/corpus/), first and saved.\n")
-    print(f"{'attn-grade check':<18}{'cold s':>7}{'first s':>8}{'first/':>8}{'kept x':>8}"
-          f"{'saved s':>8}{'saved x':>8}{'own x':>7}\n{'':<33}{'saved':>8}")
+    print(f"{'attn-grade check':<18}{'cold s':>7}{'first s':>8}{'first/':>8}{'ended/':>7}{'kept x':>7}"
+          f"{'saved s':>8}{'saved x':>8}{'own x':>7}\n{'':<33}{'saved':>8}{'saved':>7}")
     for name in fig["saved"]:
-        cold, first, kept, saved, own = (fig[k].get(name) for k in ("cold", "first", "kept", "saved", "own"))
+        cold, first, ended, kept, saved, own = (fig[k].get(name) for k in ("cold", "first", "ended", "kept",
+                                                                            "saved", "own"))
         cells = [f"{cold:7.3f}" if cold else " " * 7, f"{first:8.3f}" if first else " " * 8,
-                 f"{first / saved:7.2f}x" if first else " " * 8, f"{kept / yard:7.2f}x" if kept else " " * 8,
+                 f"{first / saved:7.2f}x" if first else " " * 8, f"{ended / saved:6.2f}x" if ended else " " * 7,
+                 f"{kept / yard:6.2f}x" if kept else " " * 7,
                  f"{saved:8.3f}", f"{saved / yard:7.2f}x", f"{own / yard:6.2f}x" if own else ""]
         print(f"{name:<18}" + "".join(cells))
     print(f"\nattn-grade watch softmax: save -> report  correct file {good:.3f} s, "

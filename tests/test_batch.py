@@ -20,6 +20,7 @@ from support.make_class import make_class  # noqa: E402 - tests/support, shared 
 
 SLUGS = [e.slug for e in registry.EXERCISES]
 STUDENTS = 4
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _files(out: Path) -> dict:
@@ -249,7 +250,7 @@ import json, sys
 from pathlib import Path
 from graders.batch import run as batch
 
-def look(tasks, jobs, done, rounds=3):  # where the job processes are forked: what would they inherit?
+def look(tasks, jobs, done, ends=(), rounds=3):  # where the job processes are forked: what would they inherit?
     from graders.grading.engine import reference
     seen = {name: name in sys.modules for name in sys.argv[2:]}
     print(json.dumps(dict(seen, solution=reference("softmax")._module is not None)))
@@ -270,3 +271,44 @@ def test_the_job_processes_are_forked_with_the_graders_hypothesis_and_sympy_impo
                           text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == dict.fromkeys(names + ["solution"], True)
+
+
+STARTS = """
+import os, sys
+from pathlib import Path
+from graders.batch import run as batch
+from graders.sandbox import zygote
+
+started = zygote.Zygote._start
+
+def counted(self, sympy=True):  # the job processes are forks of this one: they would call this too
+    started(self, sympy)
+    with open(sys.argv[2], "a") as f:
+        f.write(f"{os.getpid()} {self.proc.pid}\\n")
+
+zygote.Zygote._start = counted
+batch.run(batch.Options(Path(sys.argv[1]), Path(sys.argv[2]).parent / "out", jobs=2, progress=False),
+          say=lambda *_: None)
+print(os.getpid())
+"""
+
+
+def test_the_job_processes_fork_their_sandboxes_from_the_batchs_one_zygote(tmp_path):
+    """Python, NumPy and SymPy are started once a batch, in the preflight's zygote, not once per job
+    process; it grades as before, and it ends with the batch."""
+    for name in ("ada", "ben", "cy", "dee"):
+        (tmp_path / "class" / name).mkdir(parents=True)
+        shutil.copyfile(ROOT / "solutions" / "softmax.py", tmp_path / "class" / name / "softmax.py")
+    log = tmp_path / "starts.txt"
+    done = subprocess.run([sys.executable, "-c", STARTS, str(tmp_path / "class"), str(log)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    starts = [line.split() for line in log.read_text().splitlines()]
+    assert [who for who, _ in starts] == [done.stdout.split()[-1]], starts  # the batch's own process, once
+    for name in ("ada", "ben", "cy", "dee"):
+        data = json.loads((tmp_path / "out" / "students" / name / "results.json").read_text())
+        softmax = [t for t in data["tests"] if t["exercise"] == "softmax"]
+        assert sum(t["score"] for t in softmax) == sum(t["max_score"] for t in softmax) > 0
+    zygote_pid = starts[0][1]
+    assert not os.path.exists(f"/proc/{zygote_pid}") or \
+        Path(f"/proc/{zygote_pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"

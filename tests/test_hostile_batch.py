@@ -227,10 +227,14 @@ def test_a_job_process_killed_mid_batch_is_noticed_and_its_student_graded_again(
                              "--jobs", "2", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     victims, deadline = [], time.monotonic() + 120
-    while not victims and time.monotonic() < deadline:  # a job process: a child of the batch, with a zygote
-        time.sleep(0.05)  # (not the batch's own first zygote, which starts one sandbox before grading)
-        jobs = [int(p) for p in os.listdir("/proc") if p.isdigit() and _ppid(p) == proc.pid and not _zygote(p)]
-        victims = [j for j in jobs if any(_ppid(p) == j for p in os.listdir("/proc") if p.isdigit())]
+    while not victims and time.monotonic() < deadline:  # a job process (a child of the batch, not its zygote),
+        time.sleep(0.05)  # once a student's sandbox has been forked after it (the preflight's came before)
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        kids = [p for p in pids if _ppid(p) == proc.pid]
+        zygotes = [p for p in kids if _zygote(p)]
+        jobs = [p for p in kids if p not in zygotes]
+        if jobs and any(_ppid(p) in zygotes and p > max(jobs) for p in pids):
+            victims = jobs
     assert victims, "no job process was seen"
     os.kill(victims[0], signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=300)

@@ -96,6 +96,20 @@ def test_a_second_command_finds_the_first_ones_zygote(runtime, tmp_path):
     assert serving(runtime) == first
 
 
+def test_prepare_leaves_it_waiting_for_the_first_check(runtime, tmp_path):
+    """``attn-grade prepare`` (what ``python3 tasks.py setup`` runs) starts it, so that a learner's
+    first check forks from a zygote with NumPy and SymPy loaded, as every later one does."""
+    env = {**os.environ, "ATTN_GRADE_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run(CLI + ["prepare", "--quiet"], cwd=ROOT, capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    waiting = serving(runtime)
+    assert len(waiting) == 1, "prepare left no zygote waiting"
+    shutil.copy(ROOT / "solutions" / "softmax.py", tmp_path / "softmax.py")
+    assert check(tmp_path, "softmax", env=env).returncode == 0
+    assert serving(runtime) == waiting
+
+
 def test_it_holds_nothing_the_command_that_started_it_held_open(runtime):
     import select
 

@@ -14,20 +14,25 @@ class NoSandbox(ValueError):
     """No sandbox that can grade here (it cannot start, or cannot isolate students): not a usage error."""
 
 
-def preflight(opts, say=print) -> dict:
+def preflight(opts, say=print, keep=False) -> dict:
     """Start one sandbox before grading anybody: {"isolated": bool, "isolation": what results.json
     records}. A sandbox that cannot start, or one that cannot isolate students (unless
-    ``allow_unisolated``), stops the run before any result is written (NoSandbox)."""
+    ``allow_unisolated``), stops the run before any result is written (NoSandbox). ``keep``: the
+    zygote that started it stays, for the job processes (graders/batch/run.py, ``_job_zygotes``);
+    the caller closes it."""
     from ..sandbox.sandbox import probe
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
+    ok = False
     try:
-        shared().start(sympy=False)  # the probe's sandbox needs no SymPy, and this zygote ends after it
+        shared().start(sympy=False)  # the probe's sandbox needs no SymPy: it loads it after the probe
         report = probe(Limits(memory_mb=opts.memory_mb))
+        ok = True
     except SandboxFailed as exc:
         raise NoSandbox(f"{exc}; nobody was graded") from None
     finally:
-        shared().close()  # the job processes start zygotes of their own
+        if not (keep and ok):
+            shared().close()
     flags = report.protections
     ok = report.isolated
     if not ok and not opts.allow_unisolated:

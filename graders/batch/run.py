@@ -132,12 +132,38 @@ def _warm(exercises) -> None:
         pass
 
 
+def _job_zygotes(n: int) -> list:
+    """A connection to the preflight's zygote for each of ``n`` job processes, SymPy loaded (the
+    job processes then start no zygote of their own: Python, NumPy and SymPy once per batch, not
+    once per job); [] if it cannot (each job then starts its own)."""
+    from ..sandbox.zygote import ZygoteError, shared
+
+    if n < 1:
+        return []
+    try:
+        shared().load_sympy()
+        return shared().hand_out(n)
+    except ZygoteError:
+        return []
+
+
 # ------------------------------------------------------------------ in a job process
-def _job_init():
+def _job_init(ends=(), claims=None):
+    from ..sandbox import zygote
     from ..sandbox.inside.confine import die_with_parent
 
     die_with_parent()  # die with the batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    mine = None
+    if ends:  # one connection each to the batch's zygote (_job_zygotes); the others' are closed here
+        with claims.get_lock():
+            i, claims.value = claims.value, claims.value + 1
+        for j, end in enumerate(ends):
+            if j == i:
+                mine = end
+            else:
+                end.close()
+    zygote.adopt(mine)
 
 
 def grade_student(task: Task):
@@ -212,7 +238,7 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     warming = threading.Thread(target=_warm, args=(exercises,), daemon=True)
     if found and not opts.cluster:
         warming.start()
-    box = preflight(opts, say) if found else {}
+    box = preflight(opts, say, keep=not opts.cluster) if found else {}
     settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                 "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
                 **({"variants": True} if opts.variants else {}),
@@ -238,11 +264,16 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
 
             grade_all(todo, opts, box.get("isolation"), done, Batch(grade_student, crashed, died, exercise_files))
         else:
+            ends = _job_zygotes(min(opts.jobs, len(todo))) if found else []
             if warming.is_alive():
                 warming.join()  # before any fork: a job process must not inherit a half-made import
-            _grade_all(todo, opts.jobs, done)
+            _grade_all(todo, opts.jobs, done, ends)
     finally:
         bar.close()
+        if found and not opts.cluster:
+            from ..sandbox.zygote import shared
+
+            shared().close()  # the preflight's, which the job processes shared
     handed_in = {student_id(entry[0]) for entry in everyone}
     book = [n for n in _graded(opts.out) if n in handed_in]
     write_atomic(opts.out / "gradebook.csv", gradebook_text(opts.out, book, exercises))
@@ -310,30 +341,42 @@ def _graded(out: Path) -> list:
     return sorted(p.parent.name for p in (Path(out) / "students").glob("*/results.json"))
 
 
-def _grade_all(tasks, jobs, done, rounds=3) -> None:
-    """Grade ``tasks`` in a pool of job processes; if one dies, grade its students again alone."""
+def _grade_all(tasks, jobs, done, ends=(), rounds=3) -> None:
+    """Grade ``tasks`` in a pool of job processes (``ends``: connections to a zygote, one per job
+    process of the first pool); if one dies, grade its students again alone."""
     for _ in range(rounds):
         if not tasks:
-            return
-        tasks, suspects = _pool(tasks, jobs, done)
+            break
+        tasks, suspects = _pool(tasks, jobs, done, ends)
+        ends = ()
         for task in suspects:  # started when a job process died: alone, so a second death is its own
             again, started = _pool([task], 1, done)
             if started:
                 done(*crashed(task, died(2)))
             tasks += again
+    for end in ends:  # not given to a pool (nothing to grade)
+        end.close()
     for task in tasks:
         done(*crashed(task, "the grading processes kept ending abruptly"))
 
 
-def _pool(tasks, jobs, done):
+def _pool(tasks, jobs, done, ends=()):
     """Run ``tasks``; return (those never started, those started but unfinished) if a job process died."""
     with tempfile.TemporaryDirectory(prefix="attn-grade-batch-") as marks:
         tasks = [replace(t, mark=os.path.join(marks, str(i))) for i, t in enumerate(tasks)]
         left = {t.mark: t for t in tasks}
-        pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(tasks))), mp_context=get_context("fork"),
-                                   initializer=_job_init)
+        workers = max(1, min(jobs, len(tasks)))
+        ends = list(ends)
+        _close(ends[workers:])
+        ends = ends[:workers]
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"), initializer=_job_init,
+                                   initargs=(ends, get_context("fork").Value("i", 0)) if ends else ())
         try:
-            futures = {pool.submit(grade_student, t): t for t in tasks}
+            futures = {}
+            for t in tasks:
+                futures[pool.submit(grade_student, t)] = t
+                if ends and len(getattr(pool, "_processes", None) or ()) == workers:
+                    _close(ends)  # every job process has its own copy now: the zygote hears each one hang up
             for future in as_completed(futures):
                 task = futures.pop(future)  # its results.json text goes once written: memory stays flat
                 try:
@@ -349,10 +392,17 @@ def _pool(tasks, jobs, done):
                 process.kill()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+        finally:
+            _close(ends)
         pool.shutdown()
         started = [t for t in left.values() if os.path.exists(t.mark)]
         waiting = [replace(t, mark="") for t in left.values() if not os.path.exists(t.mark)]
     return waiting, [replace(t, mark="") for t in started]
+
+
+def _close(sockets) -> None:
+    while sockets:
+        sockets.pop().close()
 
 
 def _progress(total, enabled):

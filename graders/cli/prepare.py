@@ -11,8 +11,9 @@ def register(sub) -> None:
     prp = sub.add_parser(
         "prepare", help="record the checks once for this machine (setup does this)",
         description="Each check replays a recording of its calls, made once per machine against the "
-                    "reference solution. This makes every recording now, so that your first check is as "
-                    "quick as the ones after it. 'python3 tasks.py setup' runs it; run it yourself after "
+                    "reference solution. This makes every recording now, and starts the worker factory "
+                    "your checks fork their sandboxes from (it waits 15 minutes for one), so that your first "
+                    "check is as quick as the ones after it. 'python3 tasks.py setup' runs it; run it yourself after "
                     "updating the project or its libraries (otherwise the next check records what "
                     "changed, a few seconds once). It never runs your code and changes no grade.",
         formatter_class=HelpFormatter)
@@ -55,6 +56,9 @@ def run(parser, args) -> int:
         from ..grading.sandboxes import protections_in_words
 
         say(fit(protections_in_words(report.protections)))
+    from ..grading.sandboxes import start_resident
+
+    start_resident(args.settings.resident_runtime)  # so the first check finds it, as the later ones do
     recorded = sum(r.recorded for r in rows.values())
     print(f"Ready: {sum(r.checks for r in rows.values())} checks on disk ({recorded} recorded now), in\n"
           + fit(f"{folder}: your first '{COMMAND} check' will not need to record them.", hang=0))

@@ -13,8 +13,10 @@ files, the interpreter, the library folders and their NumPy and SymPy, and
 the settings it is started with. Anything else, and a new one starts; the old
 one is never asked again and ends when idle.
 
-Only the learner's commands (check, watch) use it: the batch grader and
-nbgrader start a zygote of their own per grading process. The zygote only ever
+Only the learner's commands (check, watch, and prepare, which starts it for
+the first check) use it: the batch grader starts a zygote of its own for the
+batch (its job processes share it: graders/batch/run.py), and nbgrader's
+autograder one per grading process. The zygote only ever
 held its own user's requests, so the sandboxes forked from it hold nothing of
 anybody else's.
 """

@@ -2,7 +2,9 @@
 
 Starting Python and importing NumPy and SymPy costs far more than grading a
 file, so each grading process keeps one zygote (inside/factory.py in zygote
-mode, started with ``python -I -S``). It never loads grader or solution code.
+mode, started with ``python -I -S``), or takes a connection to one its parent
+started (``hand_out``, ``adopt``: a batch's job processes share the batch's).
+It never loads grader or solution code.
 For every student it forks a sandbox (inside/jail.py) whose init then forks
 a fresh worker per exercise file. The sandbox's control socket is handed over
 on a Unix socket (SCM_RIGHTS); the zygote answers with the sandbox's pid.
@@ -134,6 +136,7 @@ class Zygote:
         self.sock = None
         self.pid_owner = os.getpid()
         self.lock = threading.Lock()
+        self.adopted = False  # a connection handed out by another process's zygote (hand_out)
 
     def _start(self, sympy=True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -147,8 +150,35 @@ class Zygote:
     def start(self, sympy=True):
         """Start the zygote now (it is otherwise started by the first request). ``sympy=False``:
         it preloads NumPy only, for files that do not use SymPy (one that does imports it itself)."""
+        if self.adopted and self.sock is not None and self.pid_owner == os.getpid():
+            return
         if self.proc is None or self.proc.poll() is not None or self.pid_owner != os.getpid():
+            self.adopted = False
             self._start(sympy)
+
+    def load_sympy(self):
+        """Have a zygote started with ``sympy=False`` import SymPy now, for the files that will need it."""
+        with self.lock:
+            self._ask({"op": "sympy"})
+
+    def hand_out(self, n: int) -> list:
+        """``n`` more connections to this zygote, for processes about to be forked from this one (a
+        batch's jobs): each takes one (``adopt``) instead of starting a zygote of its own, which would
+        start Python and import NumPy and SymPy again. Each connection is served like ours, and its
+        sandboxes end when it hangs up; the zygote ends once every connection has."""
+        ends = []
+        with self.lock:
+            for _ in range(n):
+                ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                try:
+                    reply = self._ask({"op": "adopt"}, (theirs.fileno(),))
+                finally:
+                    theirs.close()
+                if not isinstance(reply, dict) or "adopted" not in reply:
+                    ours.close()
+                    break
+                ends.append(ours)
+        return ends
 
     def _ask(self, request, fds=()):
         self.start()
@@ -212,6 +242,16 @@ class Zygote:
 
 
 _shared = None
+
+
+def adopt(sock) -> None:
+    """Make ``sock``, one of the connections another process's zygote handed out (``hand_out``) before
+    forking us, this process's zygote; and close what we inherited of that process's own."""
+    global _shared
+    if _shared is not None and _shared.pid_owner != os.getpid() and _shared.sock is not None:
+        _shared.sock.close()  # the parent's connection: its zygote ends when the parent hangs up
+    _shared = Zygote()
+    _shared.sock, _shared.adopted = sock, True
 
 
 def shared() -> Zygote:

@@ -67,7 +67,7 @@ def _seal(folder: Path, said: str, places: dict) -> None:
     """Write what was said, and make every text file the run wrote free of what varies."""
     (folder / "stdout.txt").write_text(_normal(said, places), encoding="utf-8")
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in {".json", ".csv", ".txt", ".html", ".md"}:
+        if path.is_file() and path.suffix in {".json", ".csv", ".txt", ".html", ".md", ".lock"}:
             path.write_text(_normal(path.read_text(encoding="utf-8"), places), encoding="utf-8")
 
 

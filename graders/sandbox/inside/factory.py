@@ -92,11 +92,18 @@ def confined(m, run) -> bool:
 
 
 def _serve_one(conn, places, m, ended):
-    """Serve the one grading process that started us until it hangs up (or we are ``ended``)."""
-    while not ended:
-        if select.select([conn], [], [], m.places.TIDY)[0]:
-            if _answer(conn, places, m, (conn,), True) is None:
-                return
+    """Serve the grading process that started us, and the connections it hands us ({"op":
+    "adopt"} with one socket attached: a batch's job processes, forked from it, each take one),
+    until all have hung up (or we are ``ended``). One that hangs up takes its sandboxes with it."""
+    conns = [conn]
+    while conns and not ended:
+        for c in select.select(conns, [], [], m.places.TIDY)[0]:
+            if _answer(c, places, m, conns, True, conns if c is conn else None) is None:
+                conns.remove(c)
+                c.close()
+                for pid in places.of(c):
+                    m.places.kill(pid)
+                    places.orphan(pid)
         places.tidy()
 
 
@@ -151,8 +158,9 @@ def _serve(listener, idle, places, m, confined, ended, later=False):
             return
 
 
-def _answer(conn, places, m, close_in_child, confined):
+def _answer(conn, places, m, close_in_child, confined, adopt=None):
     """Read and answer one request on ``conn``: None when it hung up, else the request's op.
+    ``adopt``: the list of connections served, which an "adopt" request may add to (the starter's only).
     A request that cannot be served is refused, saying why; none ends the zygote. A spawn
     request names no student: the sandbox learns whose folder it is from the grading process,
     on its own socket, so that nothing of one student's ever passes through the zygote, whose
@@ -181,6 +189,14 @@ def _answer(conn, places, m, close_in_child, confined):
             reply = {"refused": "no sandbox here: the system gives this zygote no namespaces, nor Landlock "
                                 "(ABI 6) and seccomp to keep its sandboxes from its socket" if not confined
                      else "a spawn request needs one socket"}
+        elif op == "adopt" and adopt is not None and len(fds) == 1:
+            adopt.append(socket.socket(fileno=os.dup(fds[0])))
+            reply = {"adopted": len(adopt) - 1}
+        elif op == "sympy":  # a zygote started without SymPy, for files that will need it
+            import numpy
+
+            _warm_up(numpy, _sympy())
+            reply = {"sympy": True}
         elif op in ("stop", "who"):  # who serves: the resident zygote's pid
             reply = {"zygote": os.getpid(), "confined": confined}
         else:
