@@ -23,15 +23,14 @@ def preflight(opts, say=print, keep=False) -> dict:
     from ..sandbox.sandbox import probe
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
-    ok = False
+    report = None
     try:
         shared().start(sympy=False)  # the probe's sandbox needs no SymPy: it loads it after the probe
         report = probe(Limits(memory_mb=opts.memory_mb))
-        ok = True
     except SandboxFailed as exc:
         raise NoSandbox(f"{exc}; nobody was graded") from None
     finally:
-        if not (keep and ok):
+        if not keep or report is None:
             shared().close()
     flags = report.protections
     ok = report.isolated

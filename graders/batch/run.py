@@ -239,26 +239,27 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     if found and not opts.cluster:
         warming.start()
     box = preflight(opts, say, keep=not opts.cluster) if found else {}
-    settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
-                "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
-                **({"variants": True} if opts.variants else {}),
-                **({"insecure_cluster": True} if insecure(opts) else {})}  # graded again once it is secure
-    tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
-                  student_digest(f, settings, problems, notes, exercise_files(exercises), also),
-                  box.get("isolation")) for n, f, problems, notes, also in found]
-    todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
-    if len(tasks) > len(todo):
-        say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
-            f"and settings: kept (use --force to grade them again)")
-    facts = {}
-    bar = _progress(len(todo), opts.progress)
+    bar = None
+    try:  # from here on, the preflight's zygote is closed however the run ends
+        settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
+                    "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
+                    **({"variants": True} if opts.variants else {}),
+                    **({"insecure_cluster": True} if insecure(opts) else {})}  # graded again once it is secure
+        tasks = [Task(student_id(n), str(f), str(root), opts, problems, notes, exercises,
+                      student_digest(f, settings, problems, notes, exercise_files(exercises), also),
+                      box.get("isolation")) for n, f, problems, notes, also in found]
+        todo = [t for t in tasks if opts.force or stored(opts.out, t.name).get("digest") != t.digest]
+        if len(tasks) > len(todo):
+            say(f"{len(tasks) - len(todo)} student(s) already graded in {opts.out} from the same files, graders "
+                f"and settings: kept (use --force to grade them again)")
+        facts = {}
+        bar = _progress(len(todo), opts.progress)
 
-    def done(name, text, fact):
-        write_atomic(results_path(opts.out, name), text)
-        facts[name] = fact
-        bar.update(1)
+        def done(name, text, fact):
+            write_atomic(results_path(opts.out, name), text)
+            facts[name] = fact
+            bar.update(1)
 
-    try:
         if opts.cluster:
             from .cluster import Batch, grade_all
 
@@ -269,7 +270,8 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
                 warming.join()  # before any fork: a job process must not inherit a half-made import
             _grade_all(todo, opts.jobs, done, ends)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if found and not opts.cluster:
             from ..sandbox.zygote import shared
 
@@ -346,7 +348,7 @@ def _grade_all(tasks, jobs, done, ends=(), rounds=3) -> None:
     process of the first pool); if one dies, grade its students again alone."""
     for _ in range(rounds):
         if not tasks:
-            break
+            return
         tasks, suspects = _pool(tasks, jobs, done, ends)
         ends = ()
         for task in suspects:  # started when a job process died: alone, so a second death is its own
@@ -354,8 +356,6 @@ def _grade_all(tasks, jobs, done, ends=(), rounds=3) -> None:
             if started:
                 done(*crashed(task, died(2)))
             tasks += again
-    for end in ends:  # not given to a pool (nothing to grade)
-        end.close()
     for task in tasks:
         done(*crashed(task, "the grading processes kept ending abruptly"))
 
@@ -365,10 +365,7 @@ def _pool(tasks, jobs, done, ends=()):
     with tempfile.TemporaryDirectory(prefix="attn-grade-batch-") as marks:
         tasks = [replace(t, mark=os.path.join(marks, str(i))) for i, t in enumerate(tasks)]
         left = {t.mark: t for t in tasks}
-        workers = max(1, min(jobs, len(tasks)))
-        ends = list(ends)
-        _close(ends[workers:])
-        ends = ends[:workers]
+        workers, ends = max(1, min(jobs, len(tasks))), list(ends)  # _job_zygotes made no more ends than workers
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"), initializer=_job_init,
                                    initargs=(ends, get_context("fork").Value("i", 0)) if ends else ())
         try:

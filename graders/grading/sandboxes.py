@@ -45,21 +45,20 @@ def is_resident(zygote) -> bool:
     return isinstance(zygote, Resident)
 
 
-def start_resident(runtime: Path | None) -> bool:
+def start_resident(runtime: Path | None) -> None:
     """Start the resident zygote whose socket is in ``runtime`` (NumPy and SymPy loaded, waiting
-    for a command for resident.IDLE seconds) unless it is there; whether one is there now. Where
-    none can be had (``runtime`` None, a folder that is not safe), nothing: each command starts its own."""
+    for a command for resident.IDLE seconds) unless it is there. Where none can be had (``runtime``
+    None, a folder that is not safe), nothing: each command starts its own."""
     from ..sandbox.resident import Resident
     from ..sandbox.zygote import ZygoteError
 
     zygote = learner_zygote(runtime)
     if not isinstance(zygote, Resident):
-        return False
+        return
     try:
         zygote.start(sympy=True)
-        return not zygote.own
     except (OSError, ZygoteError):
-        return False
+        pass
     finally:
         zygote.close()
 

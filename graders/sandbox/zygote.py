@@ -246,12 +246,15 @@ _shared = None
 
 def adopt(sock) -> None:
     """Make ``sock``, one of the connections another process's zygote handed out (``hand_out``) before
-    forking us, this process's zygote; and close what we inherited of that process's own."""
+    forking us, this process's zygote (None: none was handed to us); and close what we inherited of
+    that process's own."""
     global _shared
     if _shared is not None and _shared.pid_owner != os.getpid() and _shared.sock is not None:
         _shared.sock.close()  # the parent's connection: its zygote ends when the parent hangs up
-    _shared = Zygote()
-    _shared.sock, _shared.adopted = sock, True
+    _shared = None  # without one: shared() makes a zygote of this process's own
+    if sock is not None:
+        _shared = Zygote()
+        _shared.sock, _shared.adopted = sock, True
 
 
 def shared() -> Zygote:

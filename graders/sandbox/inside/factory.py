@@ -99,12 +99,17 @@ def _serve_one(conn, places, m, ended):
     while conns and not ended:
         for c in select.select(conns, [], [], m.places.TIDY)[0]:
             if _answer(c, places, m, conns, True, conns if c is conn else None) is None:
-                conns.remove(c)
-                c.close()
-                for pid in places.of(c):
-                    m.places.kill(pid)
-                    places.orphan(pid)
+                _hung_up(c, conns, places, m)
         places.tidy()
+
+
+def _hung_up(conn, conns, places, m):
+    """``conn`` hung up: it is served no more, and its sandboxes end with it."""
+    conns.remove(conn)
+    conn.close()
+    for pid in places.of(conn):
+        m.places.kill(pid)
+        places.orphan(pid)
 
 
 def _sympy():
@@ -113,6 +118,16 @@ def _sympy():
     except ImportError:
         return None
     return sympy
+
+
+def _load_sympy() -> bool:
+    """Import SymPy now (a zygote started without it) and warm it up; whether it is there."""
+    sympy = _sympy()
+    if sympy is not None:
+        import numpy
+
+        _warm_up(numpy, sympy)
+    return sympy is not None
 
 
 def _serve(listener, idle, places, m, confined, ended, later=False):
@@ -126,11 +141,7 @@ def _serve(listener, idle, places, m, confined, ended, later=False):
         places.tidy()
         if later and not ready:
             later = False
-            sympy = _sympy()
-            if sympy is not None:
-                import numpy
-
-                _warm_up(numpy, sympy)
+            _load_sympy()
         if listener in ready:
             try:
                 conn, _ = listener.accept()
@@ -146,12 +157,8 @@ def _serve(listener, idle, places, m, confined, ended, later=False):
             got = _answer(conn, places, m, [listener, *conns], confined)
             if got == "stop":
                 return
-            if got is None:  # hung up: its sandboxes end with it
-                conns.remove(conn)
-                conn.close()
-                for pid in places.of(conn):
-                    m.places.kill(pid)
-                    places.orphan(pid)
+            if got is None:
+                _hung_up(conn, conns, places, m)
         if conns or places.boxes:
             quiet = time.monotonic()
         elif time.monotonic() - quiet > idle:
@@ -193,10 +200,7 @@ def _answer(conn, places, m, close_in_child, confined, adopt=None):
             adopt.append(socket.socket(fileno=os.dup(fds[0])))
             reply = {"adopted": len(adopt) - 1}
         elif op == "sympy":  # a zygote started without SymPy, for files that will need it
-            import numpy
-
-            _warm_up(numpy, _sympy())
-            reply = {"sympy": True}
+            reply = {"sympy": _load_sympy()}
         elif op in ("stop", "who"):  # who serves: the resident zygote's pid
             reply = {"zygote": os.getpid(), "confined": confined}
         else:
