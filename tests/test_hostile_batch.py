@@ -241,8 +241,20 @@ def test_a_job_process_killed_mid_batch_is_noticed_and_its_student_graded_again(
     assert proc.returncode == 0, stderr.decode(errors="replace")[-3000:]
     for i in range(4):
         rel = Path("students") / f"s{i}" / "results.json"
-        assert (tmp_path / "out" / rel).read_bytes() == (tmp_path / "clean" / rel).read_bytes()
+        got, want = (tmp_path / "out" / rel).read_bytes(), (tmp_path / "clean" / rel).read_bytes()
+        assert got == want, (f"s{i}: {_differences(json.loads(got), json.loads(want))}; the batch said: "
+                             f"{stdout.decode(errors='replace')[-1500:]}{stderr.decode(errors='replace')[-1500:]}")
     assert (tmp_path / "out" / "gradebook.csv").read_bytes() == (tmp_path / "clean" / "gradebook.csv").read_bytes()
+
+
+def _differences(got, want, where="") -> list:
+    """Where two results.json differ, as (path, got, expected), the first ten."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        keys = sorted(set(got) | set(want))
+        return [d for k in keys for d in _differences(got.get(k), want.get(k), f"{where}.{k}")][:10]
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        return [d for i, (g, w) in enumerate(zip(got, want)) for d in _differences(g, w, f"{where}[{i}]")][:10]
+    return [] if got == want else [(where, str(got)[:300], str(want)[:300])]
 
 
 def _zygote(pid: str) -> bool:
