@@ -161,7 +161,8 @@ def test_another_user_cannot_join_a_local_cluster_while_it_grades(klass, tmp_pat
             found = _listening(proc.pid)
             if len(found) >= 3:  # the scheduler, and each worker's own server
                 said = _attack(found)
-                assert proc.poll() is None, "the class was graded before the attack ended: it proves nothing"
+                assert proc.poll() is None, "the class was graded before the attack ended: it proves nothing; " \
+                                            f"it said: {proc.stderr.read().decode(errors='replace')[-2000:]}"
                 break
             time.sleep(0.2)
         stdout, stderr = proc.communicate(timeout=900)
