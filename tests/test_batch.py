@@ -312,3 +312,21 @@ def test_the_job_processes_fork_their_sandboxes_from_the_batchs_one_zygote(tmp_p
     zygote_pid = starts[0][1]
     assert not os.path.exists(f"/proc/{zygote_pid}") or \
         Path(f"/proc/{zygote_pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+
+
+def test_a_batch_refused_for_want_of_isolation_leaves_no_zygote_running(tmp_path, monkeypatch):
+    """The preflight keeps its zygote for the job processes; when it then refuses to grade (the
+    sandbox isolates nobody here), that zygote ends with the refusal, not with the process."""
+    import types
+
+    from graders.batch import run as batch
+    from graders.sandbox import sandbox, zygote
+
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    shutil.copyfile(ROOT / "solutions" / "softmax.py", tmp_path / "class" / "ada" / "softmax.py")
+    monkeypatch.setattr(sandbox, "probe", lambda limits: types.SimpleNamespace(
+        isolated=False, missing=["no isolation (this test's probe)"], protections={}))
+    with pytest.raises(batch.NoSandbox, match="cannot isolate students here"):
+        run(Options(tmp_path / "class", tmp_path / "out", jobs=1, progress=False), say=lambda *_: None)
+    started = zygote.shared().proc
+    assert started is None or started.poll() is not None

@@ -19,18 +19,17 @@ def preflight(opts, say=print, keep=False) -> dict:
     records}. A sandbox that cannot start, or one that cannot isolate students (unless
     ``allow_unisolated``), stops the run before any result is written (NoSandbox). ``keep``: the
     zygote that started it stays, for the job processes (graders/batch/run.py, ``_job_zygotes``);
-    the caller closes it."""
+    the caller closes it, whether this returns or raises."""
     from ..sandbox.sandbox import probe
     from ..sandbox.zygote import Limits, SandboxFailed, shared
 
-    report = None
     try:
         shared().start(sympy=False)  # the probe's sandbox needs no SymPy: it loads it after the probe
         report = probe(Limits(memory_mb=opts.memory_mb))
     except SandboxFailed as exc:
         raise NoSandbox(f"{exc}; nobody was graded") from None
     finally:
-        if not keep or report is None:
+        if not keep:
             shared().close()
     flags = report.protections
     ok = report.isolated

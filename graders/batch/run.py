@@ -238,9 +238,9 @@ def run(opts: Options, say=print, layout: Layout = FOLDERS) -> dict:
     warming = threading.Thread(target=_warm, args=(exercises,), daemon=True)
     if found and not opts.cluster:
         warming.start()
-    box = preflight(opts, say, keep=not opts.cluster) if found else {}
     bar = None
-    try:  # from here on, the preflight's zygote is closed however the run ends
+    try:  # the preflight's zygote is closed however the run ends, the preflight's own refusals too
+        box = preflight(opts, say, keep=not opts.cluster) if found else {}
         settings = {"timeout": opts.timeout, "memory_mb": opts.memory_mb, "file_budget": opts.file_budget,
                     "student_budget": opts.student_budget, "exercises": exercises, "isolated": box.get("isolated"),
                     **({"variants": True} if opts.variants else {}),
